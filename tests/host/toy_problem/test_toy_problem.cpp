@@ -1,0 +1,79 @@
+// The PBP paper's toy problem (Figure 1): 20 points, x ~ U[-4, 4], y = x^3 + N(0, 9), 100 hidden
+// units, 40 epochs. The +-3 std predictive band must cover the true function on [-4, 4].
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "pbp/trainer/random.hpp"
+#include "pbp/trainer/train.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+Dataset toy_data(uint64_t seed) {
+  Random random(seed);
+  Dataset data;
+  data.rows = 20;
+  data.inputs = 1;
+  data.feature_names = {"x"};
+  data.target_name = "y";
+  for (size_t i = 0; i < data.rows; ++i) {
+    const double x = -4.0 + 8.0 * random.uniform();
+    data.x.push_back(x);
+    data.y.push_back(x * x * x + 3.0 * random.normal());
+  }
+  return data;
+}
+
+TEST(ToyProblem, ThreeStdBandCoversTheTrueFunction) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    const Dataset data = toy_data(seed);
+    TrainOptions options;
+    options.hidden = {100};
+    options.epochs = 40;
+    options.seed = seed;
+    const Model model = train(data, options);
+    int covered = 0, points = 0;
+    double widest = 0, narrowest = 1e300;
+    for (int g = 0; g <= 100; ++g) {
+      const double x = -4.0 + 8.0 * g / 100.0;
+      const Prediction p = predict(model, std::span<const double>(&x, 1));
+      const double sd = std::sqrt(p.variance());
+      covered += std::abs(p.mean - x * x * x) <= 3.0 * sd;
+      widest = std::max(widest, sd);
+      narrowest = std::min(narrowest, sd);
+      ++points;
+    }
+    std::printf("seed %llu: band covers %d of %d grid points; std from %.2f to %.2f\n",
+                (unsigned long long)seed, covered, points, narrowest, widest);
+    EXPECT_EQ(covered, points);
+  }
+}
+
+TEST(ToyProblem, SameSeedGivesBitIdenticalModel) {
+  const Dataset data = toy_data(4);
+  TrainOptions options;
+  options.hidden = {30, 20};
+  options.epochs = 5;
+  options.seed = 77;
+  const Model a = train(data, options);
+  const Model b = train(data, options);
+  ASSERT_EQ(a.layers.size(), b.layers.size());
+  for (size_t l = 0; l < a.layers.size(); ++l) {
+    EXPECT_EQ(0, std::memcmp(a.layers[l].mean.data(), b.layers[l].mean.data(),
+                             a.layers[l].mean.size() * sizeof(double)));
+    EXPECT_EQ(0, std::memcmp(a.layers[l].variance.data(), b.layers[l].variance.data(),
+                             a.layers[l].variance.size() * sizeof(double)));
+  }
+  EXPECT_EQ(a.noise.a, b.noise.a);
+  EXPECT_EQ(a.prior.b, b.prior.b);
+  options.seed = 78;
+  const Model c = train(data, options);
+  EXPECT_NE(0, std::memcmp(a.layers[0].mean.data(), c.layers[0].mean.data(),
+                           a.layers[0].mean.size() * sizeof(double)));
+}
+
+}  // namespace
+}  // namespace pbp::trainer

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what pbp-edge needs on a Debian 12 machine (run as root, or with sudo available).
+#   tools/setup.sh          host build: compiler, CMake, GoogleTest, clang (fuzzer), valgrind
+#   tools/setup.sh --all    also the cross toolchains and QEMU (targets/setup.sh)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+packages=(build-essential cmake g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "setup: need root to install: $*" >&2; return 1; fi
+}
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [ "${1:-}" = "--all" ] && [ -f "$here/../targets/setup.sh" ]; then
+  bash "$here/../targets/setup.sh"
+fi

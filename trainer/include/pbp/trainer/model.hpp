@@ -1,0 +1,72 @@
+// The trainer's in-memory model: what PBP learns and what the blob writer exports.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pbp::trainer {
+
+enum class Task : uint32_t { regression = 0 };
+
+// Gamma(a, b) posterior on a precision (shape a, rate b).
+struct Gamma {
+  double a = 6.0;
+  double b = 6.0;
+  // The variance 1/precision that the paper's Student-t -> Gaussian approximation uses: b / (a -
+  // 1).
+  double variance_estimate() const { return b / (a - 1.0); }
+};
+
+// Factorised Gaussian posterior of one dense layer's weights: row-major [outputs][inputs + 1],
+// bias weight last in each row. Hidden layers are ReLU, the last layer is linear.
+struct Layer {
+  uint32_t inputs = 0;
+  uint32_t outputs = 0;
+  bool relu = true;
+  std::vector<double> mean;
+  std::vector<double> variance;
+  uint32_t row_length() const { return inputs + 1; }
+};
+
+// Standardisation fitted on the training set: x' = (x - mean) / std, y' = (y - mean) / std.
+struct Standardisation {
+  std::vector<double> input_mean;
+  std::vector<double> input_std;  // a constant column gets std 1
+  double target_mean = 0.0;
+  double target_std = 1.0;
+};
+
+struct Metadata {
+  std::string name;
+  std::vector<std::string> feature_names;
+  std::string target_name;
+  uint64_t training_rows = 0;
+  std::string notes;
+};
+
+struct Model {
+  Task task = Task::regression;
+  std::vector<Layer> layers;
+  Gamma noise;  // on the noise precision gamma (standardised target units)
+  Gamma prior;  // on the prior precision lambda of the weights
+  Standardisation standardisation;
+  Metadata metadata;
+
+  uint32_t input_count() const { return layers.empty() ? 0 : layers.front().inputs; }
+  uint32_t output_count() const { return layers.empty() ? 0 : layers.back().outputs; }
+};
+
+// A prediction in original target units.
+struct Prediction {
+  double mean = 0.0;
+  double epistemic_variance = 0.0;  // from the weights' uncertainty
+  double aleatoric_variance = 0.0;  // noise: b / (a - 1) of the noise Gamma
+  double variance() const { return epistemic_variance + aleatoric_variance; }
+};
+
+// Double-precision prediction through the shared moment templates
+// (runtime/include/pbp/moments.hpp). `x` has input_count() raw (unstandardised) values.
+Prediction predict(const Model& model, std::span<const double> x);
+
+}  // namespace pbp::trainer

@@ -1,0 +1,42 @@
+// EP refinement of the approximate prior factors (PBP supplement, section 6): after every ADF
+// pass, each weight's factor N(w | 0, 1/lambda) is removed from q, re-matched and put back.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "pbp/trainer/model.hpp"
+
+namespace pbp::trainer {
+
+// One approximate factor N(w | .) Gamma(lambda | .) in natural parameters, so that removing it
+// from q (the cavity) is a subtraction.
+struct PriorFactor {
+  double mean_times_precision = 0.0;  // m~ / v~
+  double precision = 0.0;             // 1 / v~
+  double a = 0.0;                     // Gamma shape minus its uniform value
+  double b = 0.0;                     // Gamma rate
+};
+
+// One factor per weight, laid out like Layer::mean.
+using PriorFactors = std::vector<std::vector<PriorFactor>>;
+
+// The factors as the reference starts them: mean 0, precision (a-1)/b of the prior Gamma, and
+// Gamma parts 0 (the Gamma prior itself is already in q).
+PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma& prior);
+
+// Refines one factor: cavity, moment match of the cavity times N(w | 0, 1/lambda) with Z from
+// eq. 11, new factor. Updates the weight's (m, v) and the shared prior Gamma. Returns false (and
+// changes nothing) when the cavity is not a proper distribution: v_cav <= 0 or >= 1e6, b_cav <= 0
+// or a_cav <= 1, or when the matched moments are unusable.
+bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor);
+
+struct PriorRefinement {
+  uint64_t attempted = 0;
+  uint64_t skipped = 0;
+};
+
+// One EP sweep over every weight's factor, in layer/row/column order, the shared prior Gamma
+// updated after each weight (as the reference does).
+PriorRefinement refine_prior(std::vector<Layer>& layers, Gamma& prior, PriorFactors& factors);
+
+}  // namespace pbp::trainer

@@ -1,0 +1,111 @@
+#include "pbp/trainer/train.hpp"
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "pbp/trainer/adf.hpp"
+#include "pbp/trainer/prior.hpp"
+#include "pbp/trainer/random.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+// Mean and population standard deviation of each column; a constant column gets std 1 so that
+// standardising never divides by zero.
+Standardisation fit_standardisation(const Dataset& data) {
+  Standardisation s;
+  s.input_mean.assign(data.inputs, 0.0);
+  s.input_std.assign(data.inputs, 0.0);
+  const double n = static_cast<double>(data.rows);
+  auto mean_and_std = [n](auto value_at, size_t count, double& mean, double& std) {
+    double sum = 0.0;
+    for (size_t i = 0; i < count; ++i) sum += value_at(i);
+    mean = sum / n;
+    double squares = 0.0;
+    for (size_t i = 0; i < count; ++i) squares += (value_at(i) - mean) * (value_at(i) - mean);
+    std = std::sqrt(squares / n);
+    if (!(std > 0.0) || !std::isfinite(std)) std = 1.0;
+  };
+  for (size_t k = 0; k < data.inputs; ++k) {
+    mean_and_std([&](size_t i) { return data.x[i * data.inputs + k]; }, data.rows, s.input_mean[k],
+                 s.input_std[k]);
+  }
+  mean_and_std([&](size_t i) { return data.y[i]; }, data.rows, s.target_mean, s.target_std);
+  return s;
+}
+
+// Weight means eps / sqrt(n_in + 1) with eps ~ N(0, 1); variances b/(a-1) of the prior Gamma.
+std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& hidden,
+                                  const Gamma& prior, Random& random) {
+  std::vector<uint32_t> widths{inputs};
+  widths.insert(widths.end(), hidden.begin(), hidden.end());
+  widths.push_back(1);
+  std::vector<Layer> layers;
+  for (size_t l = 0; l + 1 < widths.size(); ++l) {
+    Layer layer;
+    layer.inputs = widths[l];
+    layer.outputs = widths[l + 1];
+    layer.relu = l + 2 < widths.size();
+    const size_t count = size_t{layer.outputs} * layer.row_length();
+    const double scale = 1.0 / std::sqrt(static_cast<double>(layer.inputs) + 1.0);
+    layer.mean.resize(count);
+    for (double& m : layer.mean) m = random.normal() * scale;
+    layer.variance.assign(count, prior.variance_estimate());
+    layers.push_back(std::move(layer));
+  }
+  return layers;
+}
+
+}  // namespace
+
+Model train(const Dataset& data, const TrainOptions& options, TrainReport* report) {
+  if (data.rows < 2) throw std::invalid_argument("training needs at least 2 rows");
+  if (data.inputs < 1) throw std::invalid_argument("training needs at least 1 input column");
+  for (uint32_t width : options.hidden) {
+    if (width < 1) throw std::invalid_argument("hidden layer widths must be at least 1");
+  }
+
+  Model model;
+  model.standardisation = fit_standardisation(data);
+  model.metadata.feature_names = data.feature_names;
+  model.metadata.target_name = data.target_name;
+  model.metadata.training_rows = data.rows;
+  const Standardisation& s = model.standardisation;
+
+  std::vector<double> x(data.x.size());
+  std::vector<double> y(data.rows);
+  for (size_t i = 0; i < data.rows; ++i) {
+    for (size_t k = 0; k < data.inputs; ++k) {
+      x[i * data.inputs + k] = (data.x[i * data.inputs + k] - s.input_mean[k]) / s.input_std[k];
+    }
+    y[i] = (data.y[i] - s.target_mean) / s.target_std;
+  }
+
+  Random random(options.seed);
+  model.layers =
+      initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, model.prior, random);
+  PriorFactors factors = initial_prior_factors(model.layers, model.prior);
+  AdfWorkspace workspace(model.layers);
+  std::vector<size_t> order(data.rows);
+  std::iota(order.begin(), order.end(), size_t{0});
+
+  TrainReport local;
+  for (uint32_t epoch = 0; epoch < options.epochs; ++epoch) {
+    random.shuffle(order);
+    for (size_t i : order) {
+      const AdfOutcome outcome =
+          adf_update(model.layers, model.noise, x.data() + i * data.inputs, y[i], workspace);
+      local.weight_updates_rejected += outcome.rejected_weights;
+      ++local.updates;
+    }
+    const PriorRefinement refined = refine_prior(model.layers, model.prior, factors);
+    local.prior_factor_updates += refined.attempted;
+    local.prior_factor_skipped += refined.skipped;
+    if (options.on_epoch) options.on_epoch(epoch + 1, options.epochs, model);
+  }
+  if (report) *report = local;
+  return model;
+}
+
+}  // namespace pbp::trainer
