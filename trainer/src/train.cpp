@@ -93,13 +93,17 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   TrainReport local;
   for (uint32_t epoch = 0; epoch < options.epochs; ++epoch) {
     random.shuffle(order);
+    // The updates run on the workspace's padded copy of the weights (see AdfWorkspace); the
+    // prior refinement and on_epoch see model.layers.
     for (size_t i : order) {
       const AdfOutcome outcome =
-          adf_update(model.layers, model.noise, x.data() + i * data.inputs, y[i], workspace);
+          adf_update_loaded(model.noise, x.data() + i * data.inputs, y[i], workspace);
       local.weight_updates_rejected += outcome.rejected_weights;
       ++local.updates;
     }
+    workspace.store(model.layers);
     const PriorRefinement refined = refine_prior(model.layers, model.prior, factors);
+    workspace.load(model.layers);
     local.prior_factor_updates += refined.attempted;
     local.prior_factor_skipped += refined.skipped;
     if (options.on_epoch) options.on_epoch(epoch + 1, options.epochs, model);

@@ -6,6 +6,16 @@
 
 #include "pbp/math.hpp"
 
+// The trainer (double) lets the compiler vectorise the dot products below by reassociating them
+// (PBP_VECTORIZE_REDUCTIONS with -fopenmp-simd). The runtime never defines it: its sums run in
+// source order, which is part of its bit-exact contract.
+#if defined(PBP_VECTORIZE_REDUCTIONS)
+#define PBP_PRAGMA(x) _Pragma(#x)
+#define PBP_SIMD_REDUCTION(...) PBP_PRAGMA(omp simd reduction(+ : __VA_ARGS__))
+#else
+#define PBP_SIMD_REDUCTION(...)
+#endif
+
 namespace pbp {
 
 // One dense layer's weights: row-major [outputs][inputs + 1], the bias weight last in each row.
@@ -31,23 +41,45 @@ inline LayerScale<T> layer_scale(uint32_t inputs) {
   return {T(1) / math::sqrt(n), T(1) / n};
 }
 
+// Weight layouts linear_moments reads.
+// PackedRows: the runtime's and the blob's, rows of inputs + 1 weights with the bias last; z holds
+// the `inputs` unit moments.
+struct PackedRows {
+  static constexpr bool kBiasInInput = false;
+  uint32_t row_length(uint32_t inputs) const { return inputs + 1; }
+};
+// PaddedRows (the trainer's working copy): rows of `stride` >= inputs + 1 weights, the bias at
+// index `inputs`, and z holding `stride` entries: the units, the bias unit (mean 1, variance 0)
+// at index `inputs`, then zeros. One loop of `stride` terms then covers the bias (its terms
+// m_w * 1 and v_w * (1 + 0) + m_w^2 * 0 are exactly the bias terms) and the padding adds exact
+// zeros (pad weights must be finite), so without PBP_VECTORIZE_REDUCTIONS the sums equal the
+// PackedRows ones bit for bit; with a stride that is a multiple of the vector width, the
+// vectorised loop has no remainder.
+struct PaddedRows {
+  static constexpr bool kBiasInInput = true;
+  uint32_t stride;
+  uint32_t row_length(uint32_t) const { return stride; }
+};
+
 // Pre-activation moments a = W z / sqrt(n + 1) for z ~ N(z_mean, z_var) elementwise, W ~ q:
 //   m_a = sum(m_w m_z) / sqrt(n+1),  v_a = sum(m_w^2 v_z + v_w m_z^2 + v_w v_z) / (n+1).
 // The bias input has mean 1 and variance 0. With kExactInput (the network's inputs, whose
 // variance is zero) z_var is not read. Sums run left to right: the order is part of the
 // bit-exact contract of the runtime.
 // Valid for any inputs, outputs >= 1; z_var may be null when kExactInput.
-template <class T, bool kExactInput>
+template <class T, bool kExactInput, class Layout = PackedRows>
 inline void linear_moments(const LayerWeights<T>& w, const T* z_mean, const T* z_var, T* a_mean,
-                           T* a_var) {
+                           T* a_var, Layout layout = {}) {
   const LayerScale<T> scale = layer_scale<T>(w.inputs);
-  const uint32_t row_length = w.inputs + 1;
+  const uint32_t row_length = layout.row_length(w.inputs);
+  const uint32_t terms = Layout::kBiasInInput ? row_length : w.inputs;
   for (uint32_t j = 0; j < w.outputs; ++j) {
     const T* mw = w.mean + j * row_length;
     const T* vw = w.variance + j * row_length;
     T sum_mean = T(0);
     T sum_var = T(0);
-    for (uint32_t k = 0; k < w.inputs; ++k) {
+    PBP_SIMD_REDUCTION(sum_mean, sum_var)
+    for (uint32_t k = 0; k < terms; ++k) {
       const T mz = z_mean[k];
       sum_mean += mw[k] * mz;
       if constexpr (kExactInput) {
@@ -57,8 +89,10 @@ inline void linear_moments(const LayerWeights<T>& w, const T* z_mean, const T* z
         sum_var += vw[k] * (mz * mz + vz) + (mw[k] * mw[k]) * vz;
       }
     }
-    sum_mean += mw[w.inputs];  // bias: m_z = 1, v_z = 0
-    sum_var += vw[w.inputs];
+    if constexpr (!Layout::kBiasInInput) {
+      sum_mean += mw[w.inputs];  // bias: m_z = 1, v_z = 0
+      sum_var += vw[w.inputs];
+    }
     a_mean[j] = sum_mean * scale.mean;
     a_var[j] = sum_var * scale.variance;
   }
@@ -79,39 +113,38 @@ struct ReluMoments {
   T cdf;        // Phi(alpha)
   T cdf_minus;  // Phi(-alpha)
   T gamma;      // phi(alpha)/Phi(alpha), or its series when alpha < -30
+  T pdf;        // phi(alpha)
 };
 
 // Eqs. 15-17 of the paper: alpha = m/sqrt(v), gamma = phi(alpha)/Phi(alpha),
 //   m_z = Phi(alpha) (m + sqrt(v) gamma),
 //   v_z = m_z (m + sqrt(v) gamma) Phi(-alpha) + Phi(alpha) v (1 - gamma^2 - gamma alpha).
-// Valid for finite m and v > 0; v == 0 gives the deterministic ReLU.
+// Valid for finite m and v >= 0; v == 0 gives the deterministic ReLU. Branch-free (selects
+// only), so that a loop over units vectorises; lanes not selected may hold NaN harmlessly.
 template <class T>
 inline ReluMoments<T> relu_moments(T m, T v) {
-  ReluMoments<T> r{};
-  if (!(v > T(0))) {
-    r.mean = m > T(0) ? m : T(0);
-    r.variance = T(0);
-    r.alpha = m > T(0) ? math::infinity<T>() : -math::infinity<T>();
-    r.cdf = m > T(0) ? T(1) : T(0);
-    r.cdf_minus = T(1) - r.cdf;
-    return r;
-  }
-  r.sd = math::sqrt(v);
+  ReluMoments<T> r;
+  const bool random = v > T(0);
+  r.sd = math::sqrt(random ? v : T(1));
   r.alpha = m / r.sd;
-  r.cdf = math::normal_cdf(r.alpha);
-  r.cdf_minus = math::normal_cdf(-r.alpha);
-  if (r.alpha < kReluAsymptoteBelow<T>) {
-    const T inv = T(1) / r.alpha;
-    r.gamma = -r.alpha - inv + T(2) * inv * inv * inv;
-  } else {
-    r.gamma = math::normal_pdf_over_cdf(r.alpha);
-  }
+  const math::NormalTails<T> tails = math::normal_tails(r.alpha);
+  r.cdf = tails.cdf;
+  r.cdf_minus = tails.cdf_minus;
+  const T inv = T(1) / r.alpha;
+  const T series = -r.alpha - inv + T(2) * inv * inv * inv;
+  r.gamma = r.alpha < kReluAsymptoteBelow<T> ? series : tails.pdf_over_cdf;
+  r.pdf = r.cdf * tails.pdf_over_cdf;
   const T shifted = m + r.sd * r.gamma;  // E[a | a > 0]
-  r.mean = r.cdf * shifted;
-  r.variance =
-      r.mean * shifted * r.cdf_minus + r.cdf * v * (T(1) - r.gamma * r.gamma - r.gamma * r.alpha);
+  const T mean = r.cdf * shifted;
+  const T var =
+      mean * shifted * r.cdf_minus + r.cdf * v * (T(1) - r.gamma * r.gamma - r.gamma * r.alpha);
+  const bool on = m > T(0);
+  r.mean = random ? mean : (on ? m : T(0));
   // The closed form can round slightly below zero where the unit is almost surely off.
-  if (r.variance < T(0)) r.variance = T(0);
+  r.variance = random ? (var > T(0) ? var : T(0)) : T(0);
+  r.sd = random ? r.sd : T(0);
+  r.cdf = random ? r.cdf : (on ? T(1) : T(0));
+  r.cdf_minus = random ? r.cdf_minus : (on ? T(0) : T(1));
   return r;
 }
 

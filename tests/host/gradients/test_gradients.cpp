@@ -129,7 +129,7 @@ TEST(Gradients, NetworkWithUnitsInTheSeriesBranch) {
   forward_with_cache(layers, x, ws);
   int in_branch = 0;
   for (size_t l = 0; l + 1 < layers.size(); ++l) {
-    for (const auto& r : ws.relu[l]) in_branch += r.alpha < kReluAsymptoteBelow<double>;
+    for (double alpha : ws.relu_alpha[l]) in_branch += alpha < kReluAsymptoteBelow<double>;
   }
   std::printf("units with alpha < -30: %d\n", in_branch);
   EXPECT_GE(in_branch, 3);
@@ -148,7 +148,7 @@ TEST(Gradients, ReluJacobianOnBothSidesOfTheSeriesBranch) {
     for (double v : {0.01, 1.0, 40.0}) {
       const double m = alpha * std::sqrt(v);
       const ReluMoments<double> r = relu_moments(m, v);
-      const ReluJacobian jac = relu_jacobian(r, m, v);
+      const ReluJacobian jac = relu_jacobian(r);
       double mm = m, vv = v;
       auto mean_of = [&] { return relu_moments(mm, vv).mean; };
       auto var_of = [&] { return relu_moments(mm, vv).variance; };

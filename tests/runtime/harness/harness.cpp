@@ -64,5 +64,7 @@ int main() {
     }
   }
   printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  // No test at all means static constructors did not run: a broken start-up, not a pass.
+  if (passed + failed == 0) printf("error: no test ran\n");
+  return failed == 0 && passed > 0 ? 0 : 1;
 }

@@ -74,6 +74,35 @@ inline void exact_square(T x, T& hi, T& lo) {
   lo = ((xh * xh - hi) + static_cast<T>(2) * xh * xl) + xl * xl;
 }
 
+// The exact error a*b - fl(a*b) (Dekker's product without FMA). Exact whenever the product
+// and its error term neither overflow nor underflow.
+template <typename T>
+inline T two_product_error_dekker(T a, T b, T p) {
+  const T split = static_cast<T>((1 << Traits<T>::kDekkerShift) + 1);
+  const T ca = a * split, cb = b * split;
+  const T ah = ca - (ca - a), bh = cb - (cb - b);
+  const T al = a - ah, bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+}
+
+// Same value via a fused multiply-add where the target has one (identical bits: both are
+// exact), else Dekker.
+inline float two_product_error(float a, float b, float p) {
+#ifdef __FP_FAST_FMAF
+  return __builtin_fmaf(a, b, -p);
+#else
+  return two_product_error_dekker(a, b, p);
+#endif
+}
+
+inline double two_product_error(double a, double b, double p) {
+#ifdef __FP_FAST_FMA
+  return __builtin_fma(a, b, -p);
+#else
+  return two_product_error_dekker(a, b, p);
+#endif
+}
+
 template <typename T>
 inline T abs(T x) {
   return from_bits<T>(to_bits(x) & Traits<T>::kAbsMask);

@@ -12,118 +12,81 @@ struct Coefficients;
 
 template <>
 struct Coefficients<float> {
-  // exp_tail on [-0.346747, 0.346747], degree 4: fit error 1.34e-7, after rounding 1.3e-7
+  // exp_tail on [-0.346747, 0.346747], degree 4: weighted fit error 1.34e-7, after rounding 1.3e-7
   static constexpr float exp_p[5] = {
-      0x1.0000000000000p-1f,
-      0x1.5554de0000000p-3f,
-      0x1.5555840000000p-5f,
-      0x1.120ad40000000p-7f,
-      0x1.6c8bc00000000p-10f,
+      0x1.0000000000000p-1f, 0x1.5554de0000000p-3f,  0x1.5555840000000p-5f,
+      0x1.120ad40000000p-7f, 0x1.6c8bc00000000p-10f,
   };
-  // log_tail on [0.0, 0.0294402], degree 3: fit error 1.7e-9, after rounding 2.98e-8
+  // log_tail on [0.0, 0.0294402], degree 3: weighted fit error 1.7e-9, after rounding 2.98e-8
   static constexpr float log_p[4] = {
       0x1.5555560000000p-1f,
       0x1.99986c0000000p-2f,
       0x1.24c21e0000000p-2f,
       0x1.ce59900000000p-3f,
   };
-  // erfcx_r on [-1.0, 1.0], degree 11: fit error 1.39e-7, after rounding 7.42e-8
+  // erfcx_r on [-1.0, 1.0], degree 11: weighted fit error 1.58e-8, after rounding 1.22e-8
   static constexpr float erfcx_r[12] = {
-      0x1.e66d040000000p-3f,
-      -0x1.82d1c40000000p-2f,
-      0x1.867dc60000000p-2f,
-      -0x1.323cc40000000p-2f,
-      0x1.85a28e0000000p-3f,
-      -0x1.9144000000000p-4f,
-      0x1.41e28c0000000p-5f,
-      -0x1.6449540000000p-7f,
-      0x1.1ad9b20000000p-10f,
-      0x1.3395a80000000p-11f,
-      -0x1.edef920000000p-13f,
-      0x1.fab8de0000000p-17f,
+      0x1.e66d040000000p-3f,  -0x1.82d1c20000000p-2f,  0x1.867dc20000000p-2f,
+      -0x1.323cea0000000p-2f, 0x1.85a3320000000p-3f,   -0x1.9141920000000p-4f,
+      0x1.41d5ec0000000p-5f,  -0x1.645a3a0000000p-7f,  0x1.1d8fae0000000p-10f,
+      0x1.3250760000000p-11f, -0x1.f9e0ca0000000p-13f, 0x1.2d78a80000000p-16f,
   };
-  // half_erf_scaled on [0.0, 1.1025], degree 7: fit error 3.43e-13, after rounding 2.84e-8
+  // normal_r on [-1.0, 1.0], degree 11: weighted fit error 1.53e-8, after rounding 1.15e-8
+  static constexpr float normal_r[12] = {
+      -0x1.4d67120000000p-4f, -0x1.939efe0000000p-4f,  0x1.545f100000000p-3f,
+      -0x1.3bf6e20000000p-3f, 0x1.b379a40000000p-4f,   -0x1.d336f00000000p-5f,
+      0x1.7cde8a0000000p-6f,  -0x1.a06eca0000000p-8f,  0x1.143de80000000p-11f,
+      0x1.9e99be0000000p-12f, -0x1.2b8c4e0000000p-13f, 0x1.b3d1180000000p-18f,
+  };
+  // half_erf_scaled on [0.0, 1.1025], degree 7: weighted fit error 3.43e-13, after rounding 2.84e-8
   static constexpr float half_erf_p[8] = {
-      0x1.9884540000000p-2f,
-      -0x1.10589c0000000p-4f,
-      0x1.46ee800000000p-7f,
-      -0x1.3b47740000000p-10f,
-      0x1.38c8f60000000p-13f,
-      -0x1.9c1eb40000000p-15f,
-      0x1.9ac8e40000000p-16f,
-      -0x1.82b4680000000p-18f,
+      0x1.9884540000000p-2f,   -0x1.10589c0000000p-4f,  0x1.46ee800000000p-7f,
+      -0x1.3b47740000000p-10f, 0x1.38c8f60000000p-13f,  -0x1.9c1eb40000000p-15f,
+      0x1.9ac8e40000000p-16f,  -0x1.82b4680000000p-18f,
   };
 };
 
 template <>
 struct Coefficients<double> {
-  // exp_tail on [-0.346747, 0.346747], degree 9: fit error 2.24e-16, after rounding 2.23e-16
+  // exp_tail on [-0.346747, 0.346747], degree 9: weighted fit error 2.24e-16, after
+  // rounding 2.23e-16
   static constexpr double exp_p[10] = {
-      0x1.0000000000001p-1,
-      0x1.555555555554cp-3,
-      0x1.5555555553cdbp-5,
-      0x1.1111111114c4fp-7,
-      0x1.6c16c178abda2p-10,
-      0x1.a01a01889b34fp-13,
-      0x1.a019b8b1926e1p-16,
-      0x1.71de6411788bcp-19,
-      0x1.2891ddfa814d3p-22,
-      0x1.ae98ffb8d5589p-26,
+      0x1.0000000000001p-1,  0x1.555555555554cp-3,  0x1.5555555553cdbp-5,  0x1.1111111114c4fp-7,
+      0x1.6c16c178abda2p-10, 0x1.a01a01889b34fp-13, 0x1.a019b8b1926e1p-16, 0x1.71de6411788bcp-19,
+      0x1.2891ddfa814d3p-22, 0x1.ae98ffb8d5589p-26,
   };
-  // log_tail on [0.0, 0.0294402], degree 6: fit error 4.57e-16, after rounding 4.59e-16
+  // log_tail on [0.0, 0.0294402], degree 6: weighted fit error 4.57e-16, after rounding 4.59e-16
   static constexpr double log_p[7] = {
-      0x1.5555555555558p-1,
-      0x1.9999999995352p-2,
-      0x1.2492492de968ep-2,
-      0x1.c71c62ece14f2p-3,
-      0x1.7462b3049e1b2p-3,
-      0x1.39fe8d2e1810dp-3,
-      0x1.2b567be2e69dfp-3,
+      0x1.5555555555558p-1, 0x1.9999999995352p-2, 0x1.2492492de968ep-2, 0x1.c71c62ece14f2p-3,
+      0x1.7462b3049e1b2p-3, 0x1.39fe8d2e1810dp-3, 0x1.2b567be2e69dfp-3,
   };
-  // erfcx_r on [-1.0, 1.0], degree 24: fit error 6.52e-17, after rounding 3.21e-17
+  // erfcx_r on [-1.0, 1.0], degree 24: weighted fit error 7.42e-18, after rounding 5.29e-18
   static constexpr double erfcx_r[25] = {
-      0x1.e66d05aeaee14p-3,
-      -0x1.82d1be1953bdep-2,
-      0x1.867da3425671ep-2,
-      -0x1.323d48ce30cfep-2,
-      0x1.85a5f94f4d039p-3,
-      -0x1.9137da1400d4fp-4,
-      0x1.419eb9ba243a4p-5,
-      -0x1.651adfece16abp-7,
-      0x1.2dd51d944be39p-10,
-      0x1.3cc9e11dde613p-11,
-      -0x1.45989810fec69p-12,
-      0x1.558fa01db5a08p-16,
-      0x1.067baead3364ap-15,
-      -0x1.2ada137803262p-17,
-      -0x1.5495597db3413p-19,
-      0x1.a3fd82abc8c05p-20,
-      0x1.913e4fdbd118fp-23,
-      -0x1.06f8237c35f70p-22,
-      -0x1.d0e3137973649p-27,
-      0x1.42efb09cb278ep-25,
-      0x1.fb434efff0bfcp-31,
-      -0x1.622440c77c6bdp-28,
-      0x1.6bd0749cf3bd2p-35,
-      0x1.e52e1fe9eef0fp-32,
-      -0x1.d54469677f51ap-36,
+      0x1.e66d05aeaee14p-3,   -0x1.82d1be1953bddp-2,  0x1.867da34256717p-2,   -0x1.323d48ce30d34p-2,
+      0x1.85a5f94f4d355p-3,   -0x1.9137da1400084p-4,  0x1.419eb9ba15257p-5,   -0x1.651adfecfd910p-7,
+      0x1.2dd51da60f533p-10,  0x1.3cc9e11595aa2p-11,  -0x1.459899895e0a8p-12, 0x1.558faed467a21p-16,
+      0x1.067bd43576b7cp-15,  -0x1.2ada99e102a84p-17, -0x1.5499f680a0298p-19, 0x1.a407f25ba30bfp-20,
+      0x1.9195a2f2d4db5p-23,  -0x1.073602d00c7d3p-22, -0x1.d4561699020b4p-27, 0x1.44a4c5b35b6abp-25,
+      0x1.02502e49a8d4cp-30,  -0x1.68c7e1ba7634dp-28, 0x1.ebb7ce15d676dp-35,  0x1.fb1350015fab8p-32,
+      -0x1.21cdebaf2cbdcp-35,
   };
-  // half_erf_scaled on [0.0, 1.1025], degree 13: fit error 6.36e-25, after rounding 6.25e-17
+  // normal_r on [-1.0, 1.0], degree 24: weighted fit error 7.35e-18, after rounding 3.12e-18
+  static constexpr double normal_r[25] = {
+      -0x1.4d670f815b706p-4, -0x1.939ef5e930792p-4,  0x1.545ee6b7edfc2p-3,   -0x1.3bf75378ae2bbp-3,
+      0x1.b37d2cad48304p-4,  -0x1.d32a400508730p-5,  0x1.7c98f7fb8a88fp-6,   -0x1.a17feafdf4692p-8,
+      0x1.2906c781a4839p-11, 0x1.afd2cf7f59c8ap-12,  -0x1.8a9b2754b2bddp-13, 0x1.4968e4e473477p-18,
+      0x1.6458ed455b4c7p-16, -0x1.4057b3289beb5p-18, -0x1.10e9137e837d5p-19, 0x1.f0784254971c2p-21,
+      0x1.ac7ef4546db74p-23, -0x1.476c13676402ap-23, -0x1.88dddd4b26b73p-26, 0x1.9f45eec09eeeep-26,
+      0x1.96e91b7cd147ep-29, -0x1.d40d2625e49a0p-29, -0x1.37789c401bcffp-32, 0x1.4c492d0a2555ep-32,
+      0x1.6b3b1a478f60fp-39,
+  };
+  // half_erf_scaled on [0.0, 1.1025], degree 13: weighted fit error 6.36e-25, after
+  // rounding 6.25e-17
   static constexpr double half_erf_p[14] = {
-      0x1.9884533d43651p-2,
-      -0x1.1058377e2cfa4p-4,
-      0x1.46d042977579ap-7,
-      -0x1.37403f7173b7dp-10,
-      0x1.e42b106a3de4dp-14,
-      -0x1.3ce97e25ac492p-17,
-      0x1.65a6fcf547ce4p-21,
-      -0x1.66793623c9152p-25,
-      0x1.ac961fad3b77ep-29,
-      -0x1.2cde6e3a7863ap-30,
-      0x1.adee53bc0afa3p-31,
-      -0x1.b79d67c6dbf9ap-32,
-      0x1.08ce76f6e8623p-33,
-      -0x1.1bc35144b9e51p-36,
+      0x1.9884533d43651p-2,  -0x1.1058377e2cfa4p-4,  0x1.46d042977579ap-7,  -0x1.37403f7173b7dp-10,
+      0x1.e42b106a3de4dp-14, -0x1.3ce97e25ac492p-17, 0x1.65a6fcf547ce4p-21, -0x1.66793623c9152p-25,
+      0x1.ac961fad3b77ep-29, -0x1.2cde6e3a7863ap-30, 0x1.adee53bc0afa3p-31, -0x1.b79d67c6dbf9ap-32,
+      0x1.08ce76f6e8623p-33, -0x1.1bc35144b9e51p-36,
   };
 };
 
@@ -131,12 +94,8 @@ struct Coefficients<double> {
 // b3 t^3)), t = sqrt(-2 log q), least squares over q in [1e-320, 0.16]; max abs
 // error of the guess / t: 3.39e-5.
 constexpr double kQuantileGuess[6] = {
-    0x1.376909b176abep+1,
-    0x1.a62399556da77p-1,
-    0x1.4ad042012caa4p-6,
-    0x1.611349dc97be0p+0,
-    0x1.b395c81f988c7p-3,
-    0x1.8707677e99532p-9,
+    0x1.376909b176abep+1, 0x1.a62399556da77p-1, 0x1.4ad042012caa4p-6,
+    0x1.611349dc97be0p+0, 0x1.b395c81f988c7p-3, 0x1.8707677e99532p-9,
 };
 
 constexpr double kLn2HiD = 0x1.62e42fefa4000p-1;
@@ -147,6 +106,18 @@ constexpr double kLogSqrt2PiHiD = 0x1.d67f1c864beb5p-1;
 constexpr double kLogSqrt2PiLoD = -0x1.65b5a1b7ff5dfp-55;
 constexpr float kLogSqrt2PiHiF = 0x1.d67f1c0000000p-1f;
 constexpr float kLogSqrt2PiLoF = 0x1.0c97d60000000p-26f;
+constexpr float kInvSqrtPiF = 0x1.20dd760000000p-1f;
+constexpr float kInvSqrtPiRelF = -0x1.be5e9a0000000p-25f;
+constexpr double kInvSqrtPiD = 0x1.20dd750429b6dp-1;
+constexpr double kInvSqrtPiRelD = 0x1.f568818f505f6p-57;
+constexpr float kSqrt2OverPiF = 0x1.9884540000000p-1f;
+constexpr float kSqrt2OverPiRelF = -0x1.e821f20000000p-26f;
+constexpr double kSqrt2OverPiD = 0x1.9884533d43651p-1;
+constexpr double kSqrt2OverPiRelD = -0x1.201b8c07f2c3fp-54;
+constexpr float kLn2F = 0x1.62e4300000000p-1f;
+constexpr float kLn2TailF = -0x1.05c6100000000p-29f;
+constexpr double kLn2D = 0x1.62e42fefa39efp-1;
+constexpr double kLn2TailD = 0x1.abc9e3b39803fp-56;
 
 }  // namespace detail
 }  // namespace math

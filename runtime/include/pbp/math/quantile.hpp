@@ -53,8 +53,8 @@ inline T quantile_tail(T q) {
 /// included; p = 0 -> -inf, p = 1 -> +inf, p outside [0, 1] or NaN -> NaN. Central region
 /// |p - 1/2| <= 0.35: series guess + 2 Halley steps on erf; tails: rational guess + 2 Halley
 /// steps on log Phi, by symmetry Phi^-1(p) = -Phi^-1(1 - p) (1 - p exact for p >= 1/2).
-/// Not in any hot loop (costs ~2 log_normal_cdf + 2 normal_pdf_over_cdf). Measured max error:
-/// see tests/host/math_accuracy (<= 4 ulp).
+/// Not in any hot loop (costs ~2 log_normal_cdf + 2 normal_pdf_over_cdf). Measured max error
+/// (tests/host/math_accuracy, vs binary128): float 3.13 ulp, double 2.51 ulp.
 template <typename T>
 inline T normal_quantile(T p) {
   const T half = static_cast<T>(0.5);

@@ -33,11 +33,11 @@ inline T sqrt_integer(T x) {
   constexpr int kP = Tr::kMantissaBits + 1;  // precision: 24 / 53
   const Bits b = to_bits(x);
   const Bits a = b & Tr::kAbsMask;
-  if (a == 0) return x;                          // +-0
-  if (b >= Tr::kInfBits) {                       // negative, +inf or NaN
-    if (a > Tr::kInfBits) return x + x;          // NaN: quiet it
-    if (b == Tr::kInfBits) return x;             // +inf
-    return from_bits<T>(Tr::kQuietNanBits);      // x < 0
+  if (a == 0) return x;                      // +-0
+  if (b >= Tr::kInfBits) {                   // negative, +inf or NaN
+    if (a > Tr::kInfBits) return x + x;      // NaN: quiet it
+    if (b == Tr::kInfBits) return x;         // +inf
+    return from_bits<T>(Tr::kQuietNanBits);  // x < 0
   }
   int e = static_cast<int>(a >> Tr::kMantissaBits);
   Bits m = a & Tr::kFractionMask;
@@ -61,7 +61,7 @@ inline T sqrt_integer(T x) {
     m <<= 1;
     exponent -= 1;
   }
-  constexpr int kN = (kP == 24) ? 25 : 54;   // root bits = p + 1 (round bit)
+  constexpr int kN = (kP == 24) ? 25 : 54;             // root bits = p + 1 (round bit)
   constexpr int kTop = 2 * kN - (kP == 24 ? 24 : 54);  // bits of m in the radicand: 26 / 54
   constexpr int kWord = static_cast<int>(sizeof(Bits) * 8);
   Bits cur = m << (kWord - kTop);  // radicand's leading bits, consumed two at a time
@@ -78,8 +78,8 @@ inline T sqrt_integer(T x) {
   }
   // sqrt(x) = root * 2^((exponent - shift)/2), root has p+1 bits; ties cannot occur.
   const int radicand_shift = (kP == 24) ? 24 : 54;
-  const int half_exp = (exponent - radicand_shift) / 2 + 1;  // scale of root >> 1
-  const Bits mant = (root >> 1) + (root & 1);                 // may carry into 2^p: fine
+  const int half_exp = (exponent - radicand_shift) / 2 + 1;    // scale of root >> 1
+  const Bits mant = (root >> 1) + (root & 1);                  // may carry into 2^p: fine
   const int biased = half_exp + (kP - 1) + Tr::kExponentBias;  // exponent of mant's MSB
   return from_bits<T>((static_cast<Bits>(biased - 1) << Tr::kMantissaBits) + mant);
 }
@@ -89,11 +89,12 @@ inline T sqrt_integer(T x) {
 /// Correctly rounded square root for T in {float, double}. Uses the FPU's sqrt instruction
 /// where the target has one (SSE2, AArch64, ARM VFP with the needed precision), otherwise an
 /// integer digit-by-digit root giving identical bits. sqrt(-0) = -0, sqrt(+inf) = +inf,
-/// sqrt(x<0) = NaN, NaN -> NaN. Accuracy: 0.5 ulp (correctly rounded), all inputs incl.
-/// subnormals.
+/// sqrt(x<0) = quiet_nan<T>() (same bits on every target), NaN -> NaN. Accuracy: 0.5 ulp
+/// (correctly rounded), all inputs incl. subnormals; tested bit-exact against the hardware.
 inline float sqrt(float x) {
 #if PBP_MATH_HW_SQRT_FLOAT
-  return __builtin_sqrtf(x);
+  // x < 0: the default NaN differs between ISAs (x86: negative), so pick ours.
+  return x < 0.0f ? quiet_nan<float>() : __builtin_sqrtf(x);
 #else
   return detail::sqrt_integer(x);
 #endif
@@ -101,7 +102,7 @@ inline float sqrt(float x) {
 
 inline double sqrt(double x) {
 #if PBP_MATH_HW_SQRT_DOUBLE
-  return __builtin_sqrt(x);
+  return x < 0.0 ? quiet_nan<double>() : __builtin_sqrt(x);
 #else
   return detail::sqrt_integer(x);
 #endif

@@ -6,21 +6,45 @@
 
 #include "pbp/moments.hpp"
 #include "pbp/trainer/model.hpp"
+#include "pbp/trainer/relu_jacobian.hpp"
 
 namespace pbp::trainer {
 
+// The training loops' working copy of one layer (pbp::PaddedRows): rows of `stride` weights, a
+// multiple of kAdfLanes >= inputs + 1, the bias at index `inputs`, then pad weights (mean 0,
+// variance 1) that meet only zero inputs, so their updates are exact no-ops. The loops over a
+// row then run whole vectors, the bias included, with no remainder.
+inline constexpr uint32_t kAdfLanes = 4;
+
+struct PaddedLayer {
+  uint32_t inputs = 0;
+  uint32_t outputs = 0;
+  uint32_t stride = 0;
+  std::vector<double> mean, variance;  // outputs * stride
+};
+
 // Scratch buffers for one network, allocated once and reused for every update (no allocation
-// happens inside an update).
+// happens inside an update), and the padded working copy of its weights.
 struct AdfWorkspace {
   explicit AdfWorkspace(const std::vector<Layer>& layers);
 
-  // Per layer l: the moments of its input z (layer 0: the standardised x, variance 0), their
-  // second moments m^2 + v, the pre-activation moments, and d log Z / d pre-activation moments.
+  // Copies the weights of `layers` (same shapes as at construction) into `weights`, and back.
+  void load(const std::vector<Layer>& layers);
+  void store(std::vector<Layer>& layers) const;
+
+  std::vector<PaddedLayer> weights;
+  // Per layer l, padded to its stride: the moments of its input z (layer 0: the standardised x,
+  // variance 0), their second moments m^2 + v, with the bias unit (1, 0, 1) at index inputs and
+  // zeros after it. Per layer, unpadded: the pre-activation moments, and d log Z / d them.
   std::vector<std::vector<double>> z_mean, z_var, z_second;
   std::vector<std::vector<double>> a_mean, a_var;
   std::vector<std::vector<double>> grad_a_mean, grad_a_var;
-  std::vector<std::vector<ReluMoments<double>>> relu;  // hidden layers only
-  // Reverse-mode accumulators for d log Z / d input moments of one layer.
+  // Hidden layers only: each unit's standardised mean alpha and the Jacobian of its ReLU
+  // moments, stored as separate arrays so the loops over units vectorise.
+  std::vector<std::vector<double>> relu_alpha;
+  std::vector<std::vector<double>> jac_mean_by_mean, jac_mean_by_var, jac_var_by_mean,
+      jac_var_by_var;
+  // Reverse-mode accumulators for d log Z / d input moments of one layer (widest stride).
   std::vector<double> acc_mean_by_mean, acc_mean_by_var, acc_var;
 };
 
@@ -59,11 +83,8 @@ struct AdfOutcome {
 AdfOutcome adf_update(std::vector<Layer>& layers, Gamma& noise, const double* x, double y,
                       AdfWorkspace& ws);
 
-// Derivatives of the ReLU moment map (m_a, v_a) -> (m_z, v_z), of the formulas as relu_moments
-// implements them (including the alpha < -30 series branch).
-struct ReluJacobian {
-  double mean_by_mean, mean_by_var, var_by_mean, var_by_var;
-};
-ReluJacobian relu_jacobian(const ReluMoments<double>& r, double m, double v);
+// The same on the weights held in ws.weights (see AdfWorkspace::load/store): the training loop's
+// form, which copies no weights.
+AdfOutcome adf_update_loaded(Gamma& noise, const double* x, double y, AdfWorkspace& ws);
 
 }  // namespace pbp::trainer

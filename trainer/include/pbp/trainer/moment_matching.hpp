@@ -21,8 +21,9 @@ inline GaussianMoments gaussian_update(double m, double v, double dlogz_dm, doub
 }
 
 // An update is applied only if it leaves a usable variance (the paper undoes the others).
+// (Comparisons only: NaN fails them all, and they vectorise.)
 inline bool usable_update(const GaussianMoments& g) {
-  return g.variance > 1e-100 && g.variance < INFINITY && std::isfinite(g.mean);
+  return g.variance > 1e-100 && g.variance < INFINITY && g.mean < INFINITY && g.mean > -INFINITY;
 }
 
 // Eqs. 9-10: the Gamma on a precision matched in its first two moments, where Z1 and Z2 are Z
