@@ -1,0 +1,173 @@
+// The model blob, format v1: the one definition of its layout, shared by the writer (trainer)
+// and the reader (runtime). runtime/FORMAT.md describes the same bytes in prose.
+// All fields little-endian; every offset below is in bytes.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pbp/pbp.h"
+
+namespace pbp::format {
+
+inline constexpr uint8_t kMagic[4] = {'P', 'B', 'P', 'M'};
+inline constexpr uint32_t kVersion = PBP_FORMAT_VERSION;
+
+// File header, at offset 0. header_size may grow in later versions: readers skip the excess.
+namespace header {
+inline constexpr uint32_t kMagic = 0;          // u8[4]
+inline constexpr uint32_t kVersion = 4;        // u32
+inline constexpr uint32_t kTotalSize = 8;      // u32, the whole blob including the CRC trailer
+inline constexpr uint32_t kHeaderSize = 12;    // u32, >= kSize, multiple of 4
+inline constexpr uint32_t kSectionCount = 16;  // u32, 1 .. PBP_MAX_SECTIONS
+inline constexpr uint32_t kFlags = 20;         // u32, reserved: written 0, ignored by v1 readers
+inline constexpr uint32_t kSize = 32;          // bytes 24..31 reserved (0)
+}  // namespace header
+
+// The section table follows the header: section_count entries of 16 bytes.
+namespace section_entry {
+inline constexpr uint32_t kType = 0;     // u32, SectionType
+inline constexpr uint32_t kFlags = 4;    // u32, bit 0: kSectionRequired
+inline constexpr uint32_t kOffset = 8;   // u32, from the blob start, multiple of 4
+inline constexpr uint32_t kLength = 12;  // u32
+inline constexpr uint32_t kSize = 16;
+}  // namespace section_entry
+
+// A reader that does not know a section's type skips it, unless the entry is marked required.
+inline constexpr uint32_t kSectionRequired = 1u;
+
+enum class SectionType : uint32_t {
+  model = 1,            // required: task, counts, Gammas
+  layers = 2,           // required: one LayerRecord per layer
+  standardisation = 3,  // required: input and target scaling
+  tensor_data = 4,      // required: the bytes the tensor descriptors point into
+  metadata = 5,         // optional: name, feature names, ... (key/length/value entries)
+  // Reserved for later issues: 6 = prior groups (per-input-group Gamma priors, ARD), optional.
+};
+inline constexpr uint32_t kKnownSectionTypes = 5;
+
+// The CRC-32 trailer: the last 4 bytes of the blob, over every byte before it.
+inline constexpr uint32_t kCrcSize = 4;
+// The smallest blob that can hold a header, one section entry and the trailer.
+inline constexpr uint32_t kMinimumBlobSize = header::kSize + section_entry::kSize + kCrcSize;
+
+// Section "model". Longer sections are accepted (later fields are appended); shorter rejected.
+namespace model_section {
+inline constexpr uint32_t kTask = 0;         // u32, Task
+inline constexpr uint32_t kInputCount = 4;   // u32, 1 .. PBP_MAX_UNITS
+inline constexpr uint32_t kOutputCount = 8;  // u32, regression: 1
+inline constexpr uint32_t kLayerCount = 12;  // u32, 1 .. PBP_MAX_LAYERS
+inline constexpr uint32_t kNoiseA = 16;      // f32 > 1: Gamma on the noise precision
+inline constexpr uint32_t kNoiseB = 20;      // f32 > 0
+inline constexpr uint32_t kPriorA = 24;      // f32 > 1: Gamma on the weights' prior precision
+inline constexpr uint32_t kPriorB = 28;      // f32 > 0
+inline constexpr uint32_t kSize = 32;
+}  // namespace model_section
+
+enum class Task : uint32_t { regression = 0, binary = 1, multiclass = 2, count = 3 };
+
+// A tensor descriptor: where a tensor's bytes are in the tensor data section and how they
+// encode its elements. The storage type defines the encoding of [offset, offset + byte_length),
+// so float16 or int8-with-scales tensors can be added later; v1 readers reject them cleanly.
+namespace tensor {
+inline constexpr uint32_t kStorage = 0;       // u32, Storage
+inline constexpr uint32_t kElementCount = 4;  // u32, the tensor's shape product
+inline constexpr uint32_t kOffset = 8;        // u32, from the tensor data section start, % 4 == 0
+inline constexpr uint32_t kByteLength = 12;   // u32, float32: 4 * element_count
+inline constexpr uint32_t kSize = 16;
+}  // namespace tensor
+
+enum class Storage : uint32_t {
+  float32 = 1,  // IEEE-754 binary32, little-endian
+  // Reserved: 2 = float16, 3 = int8 with a per-row float32 scale (not readable by v1 readers).
+};
+
+enum class Activation : uint32_t { linear = PBP_ACTIVATION_LINEAR, relu = PBP_ACTIVATION_RELU };
+
+// Section "layers": layer_count records, exactly. Weights row-major [outputs][inputs + 1],
+// bias last in each row, the layout of LayerWeights in moments.hpp.
+namespace layer_record {
+inline constexpr uint32_t kInputs = 0;      // u32
+inline constexpr uint32_t kOutputs = 4;     // u32
+inline constexpr uint32_t kActivation = 8;  // u32, Activation: ReLU on hidden layers, linear last
+inline constexpr uint32_t kFlags = 12;      // u32, reserved: written 0, ignored by v1 readers
+inline constexpr uint32_t kMean = 16;       // tensor descriptor, outputs * (inputs + 1) elements
+inline constexpr uint32_t kVariance = 32;   // tensor descriptor, same shape, values >= 0
+inline constexpr uint32_t kSize = 48;
+}  // namespace layer_record
+
+// Section "standardisation": x' = (x - input_mean) / input_std, y = y' * target_std + target_mean.
+namespace standardisation_section {
+inline constexpr uint32_t kTargetMean = 0;  // f32
+inline constexpr uint32_t kTargetStd = 4;   // f32 > 0
+inline constexpr uint32_t kInputMean = 8;   // tensor descriptor, input_count elements
+inline constexpr uint32_t kInputStd = 24;   // tensor descriptor, input_count elements, each > 0
+inline constexpr uint32_t kSize = 40;
+}  // namespace standardisation_section
+
+// Section "metadata": a sequence of entries {u32 key, u32 length, length bytes, zero padding
+// to a multiple of 4}, filling the section exactly. Unknown keys are skipped.
+namespace metadata_entry {
+inline constexpr uint32_t kKey = 0;
+inline constexpr uint32_t kLength = 4;
+inline constexpr uint32_t kHeaderSize = 8;
+}  // namespace metadata_entry
+
+enum class MetadataKey : uint32_t {
+  name = 1,           // string, at most once
+  target_name = 2,    // string, at most once
+  notes = 3,          // free-form string, at most once
+  training_rows = 4,  // u64, exactly 8 bytes, at most once
+  feature_name = 5,   // string, repeated: 0 or input_count entries, in input order
+};
+
+inline constexpr uint32_t padded_to_4(uint32_t n) {
+  return (n + 3u) & ~3u;
+}
+
+// Little-endian field access, independent of the host's byte order and alignment.
+inline uint32_t load_u32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+}
+
+inline float load_f32(const uint8_t* p) {
+  const uint32_t bits = load_u32(p);
+  float value;
+  __builtin_memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+inline void store_u32(uint8_t* p, uint32_t value) {
+  p[0] = static_cast<uint8_t>(value);
+  p[1] = static_cast<uint8_t>(value >> 8);
+  p[2] = static_cast<uint8_t>(value >> 16);
+  p[3] = static_cast<uint8_t>(value >> 24);
+}
+
+inline void store_f32(uint8_t* p, float value) {
+  uint32_t bits;
+  __builtin_memcpy(&bits, &value, sizeof bits);
+  store_u32(p, bits);
+}
+
+// CRC-32 (IEEE 802.3: reflected polynomial 0xEDB88320, initial value and final xor 0xFFFFFFFF;
+// "123456789" -> 0xCBF43926), table-driven; the 1 KiB table is built at compile time.
+struct Crc32Table {
+  uint32_t entries[256];
+  constexpr Crc32Table() : entries{} {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int bit = 0; bit < 8; ++bit) c = (c & 1u) ? (0xEDB88320u ^ (c >> 1)) : (c >> 1);
+      entries[i] = c;
+    }
+  }
+};
+inline constexpr Crc32Table kCrc32Table{};
+
+inline uint32_t crc32(const uint8_t* data, size_t size) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i) c = kCrc32Table.entries[(c ^ data[i]) & 0xFFu] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+}  // namespace pbp::format

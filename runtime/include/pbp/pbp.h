@@ -1,0 +1,187 @@
+/* pbp runtime: C API (C99). Opens a model blob (format v1, see runtime/FORMAT.md) in place and
+ * predicts with it. No heap, no libm, no global state: every buffer is the caller's, every call
+ * returns a status. Untrusted blobs are safe to open (runtime/SECURITY.md).
+ *
+ * Typical use:
+ *   pbp_model model;
+ *   if (pbp_open(&model, blob, blob_size) != PBP_OK) ...
+ *   static float workspace[PBP_WORKSPACE_FLOATS(MAX_INPUTS, MAX_WIDTH)];
+ *   pbp_prediction p;
+ *   pbp_status s = pbp_predict(&model, x, n, 0.95f, workspace, sizeof workspace, &p);
+ *
+ * Memory: the blob stays in flash, read in place; it takes 8 bytes per weight (float32 mean and
+ * variance), 8 per input, 48 per layer and 172 bytes of structure (FORMAT.md, "Sizes"). RAM is a
+ * pbp_model and one workspace of PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
+ *
+ * Requirements: a little-endian target with IEEE-754 binary32 floats.
+ */
+#ifndef PBP_PBP_H
+#define PBP_PBP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Format limits (a blob outside them is rejected). */
+#define PBP_FORMAT_VERSION 1u
+#define PBP_MAX_LAYERS 16u   /* dense layers, hidden + output */
+#define PBP_MAX_UNITS 65535u /* inputs, and the outputs of any layer */
+#define PBP_MAX_SECTIONS 16u /* entries in the section table */
+
+/* Workspace of one prediction, in floats: the standardised input vector plus two mean/variance
+ * pairs of the widest layer (network_workspace_elements in moments.hpp). `max_inputs` and
+ * `max_width` are the largest input count and layer width the firmware will open. */
+#define PBP_WORKSPACE_FLOATS(max_inputs, max_width) ((max_inputs) + 4u * (max_width))
+#define PBP_WORKSPACE_BYTES(max_inputs, max_width) \
+  (4u * PBP_WORKSPACE_FLOATS(max_inputs, max_width))
+
+/* Every outcome of every call. Each validation failure has its own code; the checks run in
+ * the order listed (see SECURITY.md), so a blob reports the first thing wrong with it. */
+typedef enum pbp_status {
+  PBP_OK = 0,
+  /* Arguments. */
+  PBP_ERR_NULL_ARGUMENT = 1,      /* a required pointer is NULL */
+  PBP_ERR_MISALIGNED_POINTER = 2, /* blob or workspace not 4-byte aligned */
+  /* Blob envelope, checked before anything else is read. */
+  PBP_ERR_TOO_SMALL = 3,           /* fewer bytes than the smallest possible blob */
+  PBP_ERR_BAD_MAGIC = 4,           /* does not start with "PBPM" */
+  PBP_ERR_UNSUPPORTED_VERSION = 5, /* format version is not 1 */
+  PBP_ERR_SIZE_MISMATCH = 6,       /* header total_size differs from the size given */
+  PBP_ERR_CRC_MISMATCH = 7,        /* CRC-32 trailer does not match the bytes */
+  /* Structure. */
+  PBP_ERR_HEADER_SIZE = 8,         /* header_size < 32, not a multiple of 4 or past the body */
+  PBP_ERR_SECTION_COUNT = 9,       /* 0 or > PBP_MAX_SECTIONS sections, or table past the body */
+  PBP_ERR_SECTION_MISALIGNED = 10, /* a section offset not a multiple of 4 */
+  PBP_ERR_SECTION_RANGE = 11,      /* a section outside the body (or offset + length overflows) */
+  PBP_ERR_DUPLICATE_SECTION = 12,  /* a known section type appears twice */
+  /* A section this reader does not know is marked required. */
+  PBP_ERR_UNKNOWN_REQUIRED_SECTION = 13,
+  PBP_ERR_MISSING_SECTION = 14, /* model, layers, standardisation or tensor data missing */
+  PBP_ERR_SECTION_SIZE = 15,    /* a known section has the wrong length */
+  /* Model description. */
+  PBP_ERR_UNSUPPORTED_TASK = 16, /* task is not regression (later tasks need a newer reader) */
+  PBP_ERR_LAYER_COUNT = 17,      /* 0 or > PBP_MAX_LAYERS layers */
+  PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
+  PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (regression: 1) */
+  PBP_ERR_LAYER_SHAPE = 20,      /* layers do not chain from the inputs to the outputs */
+  PBP_ERR_ACTIVATION = 21,       /* not ReLU on every hidden layer and linear on the last */
+  /* Tensors. */
+  PBP_ERR_STORAGE_TYPE = 22,      /* a tensor storage type this reader does not support */
+  PBP_ERR_TENSOR_SIZE = 23,       /* element count or byte length wrong for the tensor */
+  PBP_ERR_TENSOR_MISALIGNED = 24, /* a tensor offset not a multiple of 4 */
+  PBP_ERR_TENSOR_RANGE = 25,      /* a tensor outside the tensor data section */
+  /* Values. */
+  PBP_ERR_NONFINITE_VALUE = 26,     /* NaN or Inf in a weight, Gamma or standardisation value */
+  PBP_ERR_NEGATIVE_VARIANCE = 27,   /* a weight variance below zero */
+  PBP_ERR_BAD_GAMMA = 28,           /* a Gamma with a <= 1 or b <= 0 */
+  PBP_ERR_BAD_STANDARDISATION = 29, /* an input or target std <= 0 */
+  PBP_ERR_BAD_METADATA = 30,        /* malformed metadata section */
+  /* Prediction. */
+  PBP_ERR_MODEL_NOT_OPEN = 31,      /* the pbp_model was not (successfully) opened */
+  PBP_ERR_INPUT_WIDTH = 32,         /* input count differs from the model's */
+  PBP_ERR_NONFINITE_INPUT = 33,     /* NaN or Inf in the input */
+  PBP_ERR_BAD_PROBABILITY = 34,     /* interval probability not in (0, 1) */
+  PBP_ERR_WORKSPACE_TOO_SMALL = 35, /* fewer bytes than pbp_model.workspace_bytes */
+  PBP_ERR_NONFINITE_OUTPUT = 36,    /* the prediction overflowed (extreme input or weights) */
+  PBP_ERR_INDEX_OUT_OF_RANGE = 37,  /* a feature index >= the model's input count */
+  /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi). */
+  PBP_STATUS_FORCE_32_BITS = 0x7fffffff
+} pbp_status;
+
+#define PBP_STATUS_COUNT 38
+
+/* Tasks (format field). Only regression is supported by this reader. */
+#define PBP_TASK_REGRESSION 0u
+
+/* Activations (format field). */
+#define PBP_ACTIVATION_LINEAR 0u
+#define PBP_ACTIVATION_RELU 1u
+
+/* A string inside the blob: UTF-8 by convention, not NUL-terminated. */
+typedef struct pbp_string {
+  const char* data;
+  uint32_t length;
+} pbp_string;
+
+/* One dense layer, pointing into the blob: row-major [outputs][inputs + 1], bias last. */
+typedef struct pbp_layer {
+  const float* mean;
+  const float* variance;
+  uint32_t inputs;
+  uint32_t outputs;
+  uint32_t activation; /* PBP_ACTIVATION_* */
+} pbp_layer;
+
+/* An opened model: a validated view into the blob (which must outlive it). Read the fields
+ * freely; change none. Everything is zero after a failed pbp_open. */
+typedef struct pbp_model {
+  const uint8_t* blob;
+  uint32_t blob_size;
+  uint32_t task;         /* PBP_TASK_* */
+  uint32_t input_count;  /* 1 .. PBP_MAX_UNITS */
+  uint32_t output_count; /* regression: 1 */
+  uint32_t layer_count;  /* 1 .. PBP_MAX_LAYERS */
+  uint32_t max_width;    /* largest layer width */
+  uint32_t weight_count; /* sum over layers of outputs * (inputs + 1) */
+  uint32_t
+      workspace_bytes;    /* what pbp_predict needs: PBP_WORKSPACE_BYTES(input_count, max_width) */
+  float noise_a, noise_b; /* Gamma on the noise precision (standardised units), a > 1, b > 0 */
+  float prior_a, prior_b; /* Gamma on the weights' prior precision, a > 1, b > 0 */
+  float target_mean, target_std;
+  const float* input_mean; /* input_count values */
+  const float* input_std;  /* input_count values, all > 0 */
+  pbp_layer layers[PBP_MAX_LAYERS];
+  /* Metadata (all empty when the blob has none). */
+  pbp_string name;
+  pbp_string target_name;
+  pbp_string notes;
+  uint64_t training_rows;
+  uint32_t feature_name_count; /* 0 or input_count */
+  const uint8_t* metadata;     /* the metadata section, for pbp_feature_name */
+  uint32_t metadata_size;
+  uint32_t open_marker; /* set by a successful pbp_open */
+} pbp_model;
+
+/* One prediction, in original target units. */
+typedef struct pbp_prediction {
+  float mean;
+  float epistemic_variance; /* from the weights' uncertainty */
+  float aleatoric_variance; /* noise: b / (a - 1) of the noise Gamma, times target_std^2 */
+  float std;                /* sqrt(epistemic + aleatoric) */
+  float lower;              /* central interval holding `probability` of a Gaussian predictive */
+  float upper;
+} pbp_prediction;
+
+/* Validates `blob` (all of it: see SECURITY.md) and fills `model` with pointers into it. Copies
+ * nothing: the blob must stay in place while the model is used. `blob` must be 4-byte aligned;
+ * `size` must be exactly the blob's total size. Any bytes are safe to pass. */
+pbp_status pbp_open(pbp_model* model, const void* blob, size_t size);
+
+/* Predicts for one input row `input[0 .. input_count)` (raw, unstandardised units; must equal
+ * model->input_count, all finite). `probability` in (0, 1) sets the central interval.
+ * `workspace`: 4-byte aligned, at least model->workspace_bytes bytes; its contents are
+ * overwritten. On any error `result` is left untouched. */
+pbp_status pbp_predict(const pbp_model* model, const float* input, uint32_t input_count,
+                       float probability, void* workspace, size_t workspace_bytes,
+                       pbp_prediction* result);
+
+/* The name of input column `index` (< model->feature_name_count) from the metadata. */
+pbp_status pbp_feature_name(const pbp_model* model, uint32_t index, pbp_string* name);
+
+/* Reads total_size from the first bytes of a blob (e.g. to size a read from flash), 0 when
+ * fewer than 12 bytes are given or the magic is wrong. Validates nothing else. */
+uint32_t pbp_peek_total_size(const void* blob_start, size_t available);
+
+/* "PBP_ERR_CRC_MISMATCH" etc.; "PBP_UNKNOWN_STATUS" for values outside the enum. */
+const char* pbp_status_name(pbp_status status);
+/* A one-line English description of the status. */
+const char* pbp_status_string(pbp_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PBP_PBP_H */

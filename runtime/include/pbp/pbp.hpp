@@ -1,0 +1,72 @@
+// pbp runtime: a thin C++17 API over pbp.h. Same rules: no heap, no exceptions, statuses.
+//
+//   pbp::Model model;
+//   if (pbp::Status s = model.open(bytes, size); s != PBP_OK) puts(pbp::status_string(s));
+//   static pbp::Workspace<8, 50> workspace;  // max inputs, max layer width
+//   pbp::Prediction p;
+//   model.predict(x, 8, 0.95f, workspace, &p);
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pbp/pbp.h"
+
+namespace pbp {
+
+using Status = pbp_status;
+using Prediction = pbp_prediction;
+
+inline const char* status_name(Status status) {
+  return pbp_status_name(status);
+}
+inline const char* status_string(Status status) {
+  return pbp_status_string(status);
+}
+
+// Compile-time sized workspace for firmware that wants static buffers: fits every model with at
+// most MaxInputs inputs and layers at most MaxWidth wide.
+template <uint32_t MaxInputs, uint32_t MaxWidth>
+struct Workspace {
+  static_assert(MaxInputs >= 1 && MaxWidth >= 1, "a model has at least one input and unit");
+  static constexpr size_t kBytes = PBP_WORKSPACE_BYTES(MaxInputs, MaxWidth);
+  float elements[PBP_WORKSPACE_FLOATS(MaxInputs, MaxWidth)];
+  void* data() { return elements; }
+  static constexpr size_t size() { return kBytes; }
+};
+
+// An opened model: a validated view of a blob that must outlive it.
+class Model {
+ public:
+  // Validates the blob (see pbp_open); on failure the model stays unopened.
+  Status open(const void* blob, size_t size) { return pbp_open(&model_, blob, size); }
+  bool is_open() const { return model_.open_marker != 0; }
+
+  uint32_t input_count() const { return model_.input_count; }
+  uint32_t output_count() const { return model_.output_count; }
+  uint32_t layer_count() const { return model_.layer_count; }
+  uint32_t max_width() const { return model_.max_width; }
+  size_t workspace_bytes() const { return model_.workspace_bytes; }
+  // Every field, for inspection (read only).
+  const pbp_model& view() const { return model_; }
+
+  // One row: `input` holds `input_count` raw values; `probability` in (0, 1) sets the interval.
+  Status predict(const float* input, uint32_t input_count, float probability, void* workspace,
+                 size_t workspace_bytes, Prediction* result) const {
+    return pbp_predict(&model_, input, input_count, probability, workspace, workspace_bytes,
+                       result);
+  }
+  template <uint32_t MaxInputs, uint32_t MaxWidth>
+  Status predict(const float* input, uint32_t input_count, float probability,
+                 Workspace<MaxInputs, MaxWidth>& workspace, Prediction* result) const {
+    return predict(input, input_count, probability, workspace.data(), workspace.size(), result);
+  }
+
+  Status feature_name(uint32_t index, pbp_string* name) const {
+    return pbp_feature_name(&model_, index, name);
+  }
+
+ private:
+  pbp_model model_{};
+};
+
+}  // namespace pbp

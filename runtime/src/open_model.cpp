@@ -1,0 +1,166 @@
+// pbp_open: validates a whole blob and builds the pbp_model view into it.
+#include <stdint.h>
+
+#include "blob_view.hpp"
+#include "pbp/moments.hpp"
+
+namespace pbp::detail {
+namespace {
+
+pbp_status read_model_section(Span section, pbp_model* model) {
+  if (section.size < format::model_section::kSize) return PBP_ERR_SECTION_SIZE;
+  const uint8_t* p = section.data;
+  model->task = format::load_u32(p + format::model_section::kTask);
+  model->input_count = format::load_u32(p + format::model_section::kInputCount);
+  model->output_count = format::load_u32(p + format::model_section::kOutputCount);
+  model->layer_count = format::load_u32(p + format::model_section::kLayerCount);
+  model->noise_a = format::load_f32(p + format::model_section::kNoiseA);
+  model->noise_b = format::load_f32(p + format::model_section::kNoiseB);
+  model->prior_a = format::load_f32(p + format::model_section::kPriorA);
+  model->prior_b = format::load_f32(p + format::model_section::kPriorB);
+
+  if (model->task != static_cast<uint32_t>(format::Task::regression)) {
+    return PBP_ERR_UNSUPPORTED_TASK;
+  }
+  if (model->layer_count == 0 || model->layer_count > PBP_MAX_LAYERS) return PBP_ERR_LAYER_COUNT;
+  if (model->input_count == 0 || model->input_count > PBP_MAX_UNITS) return PBP_ERR_UNIT_COUNT;
+  if (model->output_count != 1) return PBP_ERR_OUTPUT_COUNT;
+  const float gammas[4] = {model->noise_a, model->noise_b, model->prior_a, model->prior_b};
+  const pbp_status status = check_finite(gammas, 4);
+  if (status != PBP_OK) return status;
+  if (!(model->noise_a > 1.0f) || !(model->noise_b > 0.0f) || !(model->prior_a > 1.0f) ||
+      !(model->prior_b > 0.0f)) {
+    return PBP_ERR_BAD_GAMMA;
+  }
+  return PBP_OK;
+}
+
+// Counts, chaining and activation of layer `index`: its shape, checked before any tensor.
+pbp_status read_layer_shape(const uint8_t* record, uint32_t index, pbp_model* model) {
+  pbp_layer& layer = model->layers[index];
+  layer.inputs = format::load_u32(record + format::layer_record::kInputs);
+  layer.outputs = format::load_u32(record + format::layer_record::kOutputs);
+  layer.activation = format::load_u32(record + format::layer_record::kActivation);
+  if (layer.inputs == 0 || layer.inputs > PBP_MAX_UNITS || layer.outputs == 0 ||
+      layer.outputs > PBP_MAX_UNITS) {
+    return PBP_ERR_UNIT_COUNT;
+  }
+  const bool last = index + 1 == model->layer_count;
+  const uint32_t expected_inputs =
+      index == 0 ? model->input_count : model->layers[index - 1].outputs;
+  if (layer.inputs != expected_inputs || (last && layer.outputs != model->output_count)) {
+    return PBP_ERR_LAYER_SHAPE;
+  }
+  // network_moments applies ReLU after every layer but the last.
+  const uint32_t expected_activation = last ? PBP_ACTIVATION_LINEAR : PBP_ACTIVATION_RELU;
+  if (layer.activation != expected_activation) return PBP_ERR_ACTIVATION;
+  return PBP_OK;
+}
+
+// The mean and variance tensors of a layer whose shape has been checked.
+pbp_status read_layer_weights(const uint8_t* record, Span tensor_data, pbp_layer* layer) {
+  // Both counts are <= 65535, so outputs * (inputs + 1) < 2^32.
+  const uint32_t weights = layer->outputs * (layer->inputs + 1u);
+  pbp_status status =
+      locate_float_tensor(record + format::layer_record::kMean, weights, tensor_data, &layer->mean);
+  if (status != PBP_OK) return status;
+  status = locate_float_tensor(record + format::layer_record::kVariance, weights, tensor_data,
+                               &layer->variance);
+  if (status != PBP_OK) return status;
+  status = check_finite(layer->mean, weights);
+  if (status != PBP_OK) return status;
+  return check_variances(layer->variance, weights);
+}
+
+pbp_status read_layers(Span section, Span tensor_data, pbp_model* model) {
+  if (static_cast<uint64_t>(section.size) !=
+      static_cast<uint64_t>(model->layer_count) * format::layer_record::kSize) {
+    return PBP_ERR_SECTION_SIZE;
+  }
+  for (uint32_t l = 0; l < model->layer_count; ++l) {
+    const pbp_status status =
+        read_layer_shape(section.data + l * format::layer_record::kSize, l, model);
+    if (status != PBP_OK) return status;
+  }
+  uint64_t weight_count = 0;
+  for (uint32_t l = 0; l < model->layer_count; ++l) {
+    pbp_layer& layer = model->layers[l];
+    const pbp_status status =
+        read_layer_weights(section.data + l * format::layer_record::kSize, tensor_data, &layer);
+    if (status != PBP_OK) return status;
+    weight_count += static_cast<uint64_t>(layer.outputs) * (layer.inputs + 1u);
+    if (layer.outputs > model->max_width) model->max_width = layer.outputs;
+  }
+  // Every weight occupies 8 bytes of a blob smaller than 4 GiB, so this fits.
+  model->weight_count = static_cast<uint32_t>(weight_count);
+  return PBP_OK;
+}
+
+pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model) {
+  if (section.size < format::standardisation_section::kSize) return PBP_ERR_SECTION_SIZE;
+  const uint8_t* p = section.data;
+  model->target_mean = format::load_f32(p + format::standardisation_section::kTargetMean);
+  model->target_std = format::load_f32(p + format::standardisation_section::kTargetStd);
+  pbp_status status = locate_float_tensor(p + format::standardisation_section::kInputMean,
+                                          model->input_count, tensor_data, &model->input_mean);
+  if (status != PBP_OK) return status;
+  status = locate_float_tensor(p + format::standardisation_section::kInputStd, model->input_count,
+                               tensor_data, &model->input_std);
+  if (status != PBP_OK) return status;
+  const float target[2] = {model->target_mean, model->target_std};
+  status = check_finite(target, 2);
+  if (status != PBP_OK) return status;
+  if (!(model->target_std > 0.0f)) return PBP_ERR_BAD_STANDARDISATION;
+  status = check_finite(model->input_mean, model->input_count);
+  if (status != PBP_OK) return status;
+  return check_stds(model->input_std, model->input_count);
+}
+
+pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
+  pbp_status status = check_envelope(blob, size);
+  if (status != PBP_OK) return status;
+  // check_envelope made size equal to a u32 field.
+  const uint32_t blob_size = static_cast<uint32_t>(size);
+  Sections sections;
+  status = locate_sections(blob, blob_size, &sections);
+  if (status != PBP_OK) return status;
+  status = read_model_section(sections.model, model);
+  if (status != PBP_OK) return status;
+  status = read_layers(sections.layers, sections.tensor_data, model);
+  if (status != PBP_OK) return status;
+  status = read_standardisation(sections.standardisation, sections.tensor_data, model);
+  if (status != PBP_OK) return status;
+  if (sections.metadata.data != nullptr) {
+    status = read_metadata(sections.metadata, model);
+    if (status != PBP_OK) return status;
+  }
+  model->blob = blob;
+  model->blob_size = blob_size;
+  model->workspace_bytes = static_cast<uint32_t>(sizeof(float)) *
+                           (model->input_count + network_workspace_elements(model->max_width));
+  model->open_marker = kOpenMarker;
+  return PBP_OK;
+}
+
+}  // namespace
+}  // namespace pbp::detail
+
+extern "C" pbp_status pbp_open(pbp_model* model, const void* blob, size_t size) {
+  if (model == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  *model = pbp_model{};
+  if (blob == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  if (reinterpret_cast<uintptr_t>(blob) % 4u != 0) return PBP_ERR_MISALIGNED_POINTER;
+  const pbp_status status =
+      pbp::detail::open_checked(model, static_cast<const uint8_t*>(blob), size);
+  if (status != PBP_OK) *model = pbp_model{};  // a failed open leaves nothing usable
+  return status;
+}
+
+extern "C" uint32_t pbp_peek_total_size(const void* blob_start, size_t available) {
+  const uint8_t* p = static_cast<const uint8_t*>(blob_start);
+  if (p == nullptr || available < pbp::format::header::kTotalSize + 4u) return 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (p[i] != pbp::format::kMagic[i]) return 0;
+  }
+  return pbp::format::load_u32(p + pbp::format::header::kTotalSize);
+}

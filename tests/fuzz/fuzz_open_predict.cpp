@@ -1,0 +1,100 @@
+// Fuzz entry: open + predict with invariants checked. Heap buffers sized exactly (blob copy,
+// workspace of model.workspace_bytes), so AddressSanitizer sees any read or write outside them.
+#include "fuzz_open_predict.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "pbp/format.hpp"
+#include "pbp/math.hpp"
+#include "pbp/pbp.h"
+
+namespace {
+
+namespace fmt = pbp::format;
+
+void require(bool condition, const char* what) {
+  if (!condition) {
+    std::fprintf(stderr, "fuzz invariant broken: %s\n", what);
+    std::abort();
+  }
+}
+
+bool inside(const void* p, size_t bytes, const uint8_t* blob, size_t size) {
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  return b >= blob && bytes <= size && b - blob <= static_cast<ptrdiff_t>(size - bytes);
+}
+
+void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
+  require(m.layer_count >= 1 && m.layer_count <= PBP_MAX_LAYERS, "layer count");
+  require(m.input_count >= 1 && m.input_count <= PBP_MAX_UNITS, "input count");
+  require(inside(m.input_mean, 4u * m.input_count, blob, size), "input mean inside");
+  require(inside(m.input_std, 4u * m.input_count, blob, size), "input std inside");
+  for (uint32_t l = 0; l < m.layer_count; ++l) {
+    const size_t bytes = 4u * size_t{m.layers[l].outputs} * (m.layers[l].inputs + 1u);
+    require(inside(m.layers[l].mean, bytes, blob, size), "means inside");
+    require(inside(m.layers[l].variance, bytes, blob, size), "variances inside");
+  }
+  require(m.workspace_bytes == PBP_WORKSPACE_BYTES(m.input_count, m.max_width),
+          "workspace formula");
+}
+
+void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
+  std::vector<float> workspace(m.workspace_bytes / sizeof(float));  // exactly what is asked for
+  std::vector<float> x(m.input_count);
+  for (int row = 0; row < 3; ++row) {
+    for (uint32_t k = 0; k < m.input_count; ++k) {
+      if (row == 0) x[k] = 0.0f;
+      if (row == 1) x[k] = m.input_mean[k];
+      if (row == 2) {  // input bytes from the fuzz data itself
+        uint32_t bits = 0;
+        if (size >= 4) std::memcpy(&bits, data + (4u * k) % (size - 3), 4);
+        std::memcpy(&x[k], &bits, 4);
+        if (!pbp::math::is_finite(x[k])) x[k] = 1.0f;
+      }
+    }
+    pbp_prediction p;
+    const pbp_status s =
+        pbp_predict(&m, x.data(), m.input_count, 0.9f, workspace.data(), m.workspace_bytes, &p);
+    require(s == PBP_OK || s == PBP_ERR_NONFINITE_OUTPUT, "predict status");
+    if (s == PBP_OK) {
+      require(pbp::math::is_finite(p.mean) && pbp::math::is_finite(p.std), "finite prediction");
+      require(p.epistemic_variance >= 0.0f && p.aleatoric_variance >= 0.0f, "variances");
+      require(p.lower <= p.mean && p.mean <= p.upper, "interval order");
+    }
+  }
+}
+
+void open_and_predict(const uint8_t* blob, size_t size) {
+  pbp_model m;
+  const pbp_status status = pbp_open(&m, blob, size);
+  require(status >= 0 && status < PBP_STATUS_COUNT, "status in range");
+  require(pbp_status_name(status) != nullptr && pbp_status_string(status) != nullptr, "names");
+  if (status != PBP_OK) {
+    require(m.open_marker == 0 && m.layer_count == 0, "failed open leaves nothing");
+    return;
+  }
+  check_model(m, blob, size);
+  for (uint32_t k = 0; k < m.feature_name_count; ++k) {
+    pbp_string name;
+    require(pbp_feature_name(&m, k, &name) == PBP_OK, "feature name");
+    require(name.length == 0 || inside(name.data, name.length, blob, size), "name inside");
+  }
+  predict_rows(m, blob, size);
+}
+
+}  // namespace
+
+void pbp_fuzz_open_predict(const uint8_t* data, size_t size) {
+  // An exactly sized, 4-byte aligned copy (operator new aligns to at least 8).
+  std::vector<uint8_t> blob(data, data + size);
+  open_and_predict(blob.data(), blob.size());
+  if (size >= fmt::kMinimumBlobSize && size <= UINT32_MAX) {
+    fmt::store_u32(blob.data() + fmt::header::kTotalSize, static_cast<uint32_t>(size));
+    const size_t covered = size - fmt::kCrcSize;
+    fmt::store_u32(blob.data() + covered, fmt::crc32(blob.data(), covered));
+    open_and_predict(blob.data(), blob.size());
+  }
+}

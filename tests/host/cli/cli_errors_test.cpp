@@ -1,0 +1,101 @@
+// The command line's usage and input errors: exit codes and one-line messages naming the spot.
+#include "cli_helpers.hpp"
+
+namespace pbp::cli_test {
+namespace {
+
+using Errors = CliTest;
+
+// Expects exit code `code` and exactly one line on stderr containing `fragment`.
+void expect_error(const RunResult& result, int code, const std::string& fragment) {
+  EXPECT_EQ(result.exit_code, code) << result.err;
+  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find(fragment), std::string::npos)
+      << "expected '" << fragment << "' in: " << result.err;
+}
+
+TEST_F(Errors, HelpAndVersion) {
+  const RunResult help = run_pbp({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("usage: pbp <command>"), std::string::npos);
+  const RunResult version = run_pbp({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("pbp ", 0), 0u);
+  for (const char* command : {"train", "predict", "eval", "crossval"}) {
+    const RunResult result = run_pbp({command, "--help"});
+    EXPECT_EQ(result.exit_code, 0) << command;
+    EXPECT_NE(result.out.find(std::string("usage: pbp ") + command), std::string::npos);
+  }
+}
+
+TEST_F(Errors, UnknownCommandOrOption) {
+  expect_error(run_pbp({"frobnicate"}), 2, "unknown command 'frobnicate' (see 'pbp --help')");
+  expect_error(run_pbp({"--frobnicate"}), 2, "unknown option '--frobnicate'");
+  expect_error(run_pbp({}), 2, "missing command");
+  expect_error(run_pbp({"train", "--data", "x.csv", "--out", "m", "--bogus", "1"}), 2,
+               "pbp train: unknown option '--bogus' (see 'pbp train --help')");
+  expect_error(run_pbp({"eval", "stray"}), 2, "unexpected argument 'stray'");
+  expect_error(run_pbp({"train", "--data"}), 2, "--data needs a value");
+  expect_error(run_pbp({"train", "--out", "m"}), 2, "missing required option --data");
+  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--epochs", "ten"}), 2, "--epochs");
+  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,,2"}), 2, "--hidden");
+  expect_error(run_pbp({"crossval", "--data", "x"}), 2, "--splits");
+  expect_error(run_pbp({"crossval", "--data", "x", "--splits", "2", "--jobs", "0"}), 2, "--jobs");
+}
+
+TEST_F(Errors, MissingFile) {
+  const std::string missing = path("absent.csv");
+  expect_error(run_pbp({"train", "--data", missing, "--out", path("m.pbp")}), 1,
+               missing + ": cannot open file");
+  EXPECT_FALSE(std::filesystem::exists(path("m.pbp")));
+}
+
+// Trains on `csv` and checks that the error names `location` ("file:line:column").
+void expect_bad_training_data(const std::string& file, const std::string& csv,
+                              const std::string& location, const std::string& message = "",
+                              const std::vector<std::string>& extra = {}) {
+  write_file(file, csv);
+  std::vector<std::string> arguments{"train", "--data", file, "--out", file + ".pbp"};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  const RunResult result = run_pbp(arguments);
+  expect_error(result, 1, "pbp train: error: " + file + ":" + location + ": " + message);
+  EXPECT_FALSE(std::filesystem::exists(file + ".pbp"));
+}
+
+TEST_F(Errors, BadCsvCellsNameFileLineAndColumn) {
+  expect_bad_training_data(path("ragged.csv"), "a,b,c\n1,2,3\n4,5\n6,7,8\n", "3:3",
+                           "expected 3 fields");
+  expect_bad_training_data(path("text.csv"), "a,b,c\n1,2,3\n4,five,6\n", "3:2",
+                           "not a finite number: 'five' (column 'b')");
+  expect_bad_training_data(path("nan.csv"), "a,b\n1,2\r\n3,NaN\r\n", "3:2", "not a finite number");
+  expect_bad_training_data(path("inf.csv"), "a,b\n1,2\n-inf,4\n5,6\n", "3:1", "not a finite");
+  expect_bad_training_data(path("empty.csv"), "", "1:1", "empty file");
+  expect_bad_training_data(path("one.csv"), "a,b\n1,2\n", "2:1", "need at least 2 data rows");
+  expect_bad_training_data(path("target.csv"), "a,b\n1,2\n3,4\n", "1:1", "no target column 'price'",
+                           {"--target", "price"});
+  expect_bad_training_data(path("quote.csv"), "a,b\n1,2\n3,\"4\n", "3:2", "unterminated");
+}
+
+TEST_F(Errors, PredictAndEvalReportBadData) {
+  const std::string model = path("absent.pbp");
+  expect_error(run_pbp({"predict", "--model", model, "--data", path("x.csv")}), 1, model);
+  write_file(path("garbage.pbp"), "this is not a model blob at all, just some text....");
+  write_file(path("d.csv"), "a,b\n1,2\n");
+  const RunResult garbage =
+      run_pbp({"eval", "--model", path("garbage.pbp"), "--data", path("d.csv")});
+  expect_error(garbage, 1, path("garbage.pbp") + ": invalid model blob: ");
+}
+
+TEST_F(Errors, SplitFilesErrors) {
+  write_file(path("d.csv"), regression_csv(10));
+  std::filesystem::create_directory(path("splits"));
+  write_file(path("splits/index_train_0.txt"), "0\n1\n2\n3\n4\n5\n6\n");
+  write_file(path("splits/index_test_0.txt"), "7\n8\n99\n");
+  expect_error(run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("splits")}), 1,
+               path("splits/index_test_0.txt") + ":3:1: row index 99 is out of range");
+  expect_error(run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("nowhere")}), 1,
+               path("nowhere"));
+}
+
+}  // namespace
+}  // namespace pbp::cli_test

@@ -1,0 +1,37 @@
+// Running the pbp binary as a subprocess on files in a per-test temporary directory.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace pbp::cli_test {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `pbp <arguments>` (each argument shell-quoted) with stdin from /dev/null.
+RunResult run_pbp(const std::vector<std::string>& arguments);
+
+std::string read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::string& text);
+
+// A small regression set: y = 2 x1 - x2 + 0.5 sin(7 i) (deterministic), with a header.
+std::string regression_csv(size_t rows, const std::string& header = "x1,x2,y");
+
+// Each test gets a fresh directory, removed afterwards.
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::string path(const std::string& name) const { return (directory_ / name).string(); }
+  std::filesystem::path directory_;
+};
+
+size_t count_lines(const std::string& text);
+
+}  // namespace pbp::cli_test

@@ -1,0 +1,104 @@
+// Atomic replacement: the old file survives any failed write, and no temporary is left behind.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pbp/trainer/atomic_file.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+class AtomicFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = fs::temp_directory_path() / ("pbp_atomic_" + std::to_string(::getpid()));
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override {
+    fs::permissions(directory_, fs::perms::owner_all, fs::perm_options::add);
+    fs::remove_all(directory_);
+  }
+  size_t entries() const {
+    return static_cast<size_t>(std::distance(fs::directory_iterator(directory_), {}));
+  }
+  fs::path directory_;
+};
+
+TEST_F(AtomicFile, WritesAndReplaces) {
+  const fs::path target = directory_ / "out.txt";
+  write_file_atomically(target.string(), "first");
+  EXPECT_EQ(read_text(target), "first");
+  write_file_atomically(target.string(), "second");
+  EXPECT_EQ(read_text(target), "second");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, TargetIsADirectory) {
+  const fs::path target = directory_ / "model.pbp";
+  fs::create_directory(target);
+  try {
+    write_file_atomically(target.string(), "data");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find(target.string()), std::string::npos);
+  }
+  EXPECT_TRUE(fs::is_directory(target));
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, UnwritableDirectoryKeepsOldFile) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
+  const fs::path target = directory_ / "model.pbp";
+  write_file_atomically(target.string(), "old model");
+  fs::permissions(directory_, fs::perms::owner_read | fs::perms::owner_exec);
+  EXPECT_THROW(write_file_atomically(target.string(), "new model"), std::runtime_error);
+  fs::permissions(directory_, fs::perms::owner_all, fs::perm_options::add);
+  EXPECT_EQ(read_text(target), "old model");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, MissingDirectory) {
+  EXPECT_THROW(write_file_atomically((directory_ / "no" / "x").string(), "x"), std::runtime_error);
+}
+
+// A file-size limit makes write() fail with EFBIG part-way, like a full disk, even for root.
+TEST_F(AtomicFile, FailedWriteKeepsOldFileAndRemovesTemporary) {
+  const fs::path target = directory_ / "model.pbp";
+  write_file_atomically(target.string(), "old model");
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  try {
+    write_file_atomically(target.string(), std::string(100000, 'x'));
+  } catch (const std::runtime_error& error) {
+    message = error.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous_handler);
+  EXPECT_NE(message.find(target.string() + ": cannot write"), std::string::npos) << message;
+  EXPECT_EQ(read_text(target), "old model");
+  EXPECT_EQ(entries(), 1u);
+}
+
+}  // namespace
+}  // namespace pbp::trainer

@@ -1,0 +1,284 @@
+// Every pbp_status is reached: by a crafted blob (the tiny blob with one field edited and the
+// CRC recomputed, so the edit gets past the envelope) or by a bad call. The last test checks
+// that no code was left out.
+#include "blob_edit.hpp"
+#include "harness.hpp"
+#include "pbp/math.hpp"
+
+namespace {
+
+using pbp_test::EditableBlob;
+using pbp_test::open_resealed;
+using pbp_test::set_f32;
+using pbp_test::set_u32;
+namespace fmt = pbp::format;
+
+bool g_reached[PBP_STATUS_COUNT];
+
+void record(pbp_status status) {
+  const int code = static_cast<int>(status);  // the enum may be unsigned (short enums)
+  if (code >= 0 && code < PBP_STATUS_COUNT) g_reached[code] = true;
+}
+
+#define EXPECT_STATUS(call, expected)  \
+  do {                                 \
+    const pbp_status status_ = (call); \
+    record(status_);                   \
+    PBP_CHECK_EQ(status_, (expected)); \
+  } while (0)
+
+uint8_t* model_field(EditableBlob& blob, uint32_t offset) {
+  return pbp_test::section(blob, fmt::SectionType::model) + offset;
+}
+
+uint8_t* standardisation_field(EditableBlob& blob, uint32_t offset) {
+  return pbp_test::section(blob, fmt::SectionType::standardisation) + offset;
+}
+
+}  // namespace
+
+PBP_TEST(tiny_blob_opens) {
+  EXPECT_STATUS(pbp_test::open_blob(pbp_test::tiny_copy()), PBP_OK);
+}
+
+PBP_TEST(null_and_misaligned_arguments) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  pbp_model model;
+  EXPECT_STATUS(pbp_open(nullptr, blob.bytes, blob.size), PBP_ERR_NULL_ARGUMENT);
+  EXPECT_STATUS(pbp_open(&model, nullptr, blob.size), PBP_ERR_NULL_ARGUMENT);
+  memmove(blob.bytes + 1, blob.bytes, blob.size);
+  EXPECT_STATUS(pbp_open(&model, blob.bytes + 1, blob.size), PBP_ERR_MISALIGNED_POINTER);
+}
+
+PBP_TEST(envelope) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  blob.size = fmt::kMinimumBlobSize - 1;
+  EXPECT_STATUS(pbp_test::open_blob(blob), PBP_ERR_TOO_SMALL);
+  pbp_test::tiny_copy().bytes[3] = 'X';
+  EXPECT_STATUS(pbp_test::open_blob(blob), PBP_ERR_BAD_MAGIC);
+  set_u32(pbp_test::tiny_copy().bytes + fmt::header::kVersion, 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_VERSION);
+  pbp_test::tiny_copy().size -= 4;  // the header still says the full size
+  EXPECT_STATUS(pbp_test::open_blob(blob), PBP_ERR_SIZE_MISMATCH);
+  pbp_test::tiny_copy().bytes[300] ^= 0x80;
+  EXPECT_STATUS(pbp_test::open_blob(blob), PBP_ERR_CRC_MISMATCH);
+}
+
+PBP_TEST(header_and_section_table) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  const uint32_t bad_header_sizes[] = {0, 28, 34, PBP_TINY_BLOB_SIZE};
+  for (uint32_t size : bad_header_sizes) {
+    set_u32(pbp_test::tiny_copy().bytes + fmt::header::kHeaderSize, size);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_HEADER_SIZE);
+  }
+  const uint32_t bad_counts[] = {0, PBP_MAX_SECTIONS + 1, 0xFFFFFFFFu};
+  for (uint32_t count : bad_counts) {
+    set_u32(pbp_test::tiny_copy().bytes + fmt::header::kSectionCount, count);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_COUNT);
+  }
+  // A larger header pushes the table past the body.
+  set_u32(pbp_test::tiny_copy().bytes + fmt::header::kHeaderSize, PBP_TINY_BLOB_SIZE - 64);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_COUNT);
+}
+
+PBP_TEST(section_entries) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  auto entry = [&](fmt::SectionType type) {
+    return pbp_test::section_entry(pbp_test::tiny_copy(), type);
+  };
+  uint8_t* e = entry(fmt::SectionType::layers);
+  set_u32(e + fmt::section_entry::kOffset, fmt::load_u32(e + fmt::section_entry::kOffset) + 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_MISALIGNED);
+  set_u32(entry(fmt::SectionType::model) + fmt::section_entry::kOffset, 0);  // inside the header
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_RANGE);
+  set_u32(entry(fmt::SectionType::tensor_data) + fmt::section_entry::kLength, 0xFFFFFFFCu);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_RANGE);  // offset + length wraps in 32 bits
+  set_u32(entry(fmt::SectionType::metadata) + fmt::section_entry::kOffset, PBP_TINY_BLOB_SIZE);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_RANGE);
+  set_u32(entry(fmt::SectionType::metadata), static_cast<uint32_t>(fmt::SectionType::model));
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_DUPLICATE_SECTION);
+  e = entry(fmt::SectionType::metadata);
+  set_u32(e, 99);
+  set_u32(e + fmt::section_entry::kFlags, fmt::kSectionRequired);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
+  set_u32(entry(fmt::SectionType::metadata), 99);  // unknown optional: skipped
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  e = entry(fmt::SectionType::standardisation);
+  set_u32(e, 99);
+  set_u32(e + fmt::section_entry::kFlags, 0);  // now an unknown optional section: skipped
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_MISSING_SECTION);
+  set_u32(entry(fmt::SectionType::model) + fmt::section_entry::kLength,
+          fmt::model_section::kSize - 4);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_SIZE);
+  e = entry(fmt::SectionType::layers);
+  set_u32(e + fmt::section_entry::kLength, fmt::load_u32(e + fmt::section_entry::kLength) - 4);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_SIZE);
+  set_u32(entry(fmt::SectionType::standardisation) + fmt::section_entry::kLength, 36);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_SIZE);
+}
+
+PBP_TEST(model_description) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), 1);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLayerCount), 0);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_COUNT);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLayerCount), PBP_MAX_LAYERS + 1);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_COUNT);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLayerCount), 3);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_SIZE);  // layers section holds 2 records
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kInputCount), 0);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNIT_COUNT);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kInputCount), PBP_MAX_UNITS + 1);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNIT_COUNT);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kOutputCount), 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_OUTPUT_COUNT);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 1) + fmt::layer_record::kInputs, 0);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNIT_COUNT);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + fmt::layer_record::kOutputs, 70000);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNIT_COUNT);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kInputCount), 3);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_SHAPE);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + fmt::layer_record::kOutputs, 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_SHAPE);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 1) + fmt::layer_record::kOutputs, 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_SHAPE);
+  const uint32_t activation = fmt::layer_record::kActivation;
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + activation, PBP_ACTIVATION_LINEAR);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 1) + activation, PBP_ACTIVATION_RELU);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + activation, 7);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+}
+
+PBP_TEST(tensor_descriptors) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  auto mean = [&]() {
+    return pbp_test::layer_record(pbp_test::tiny_copy(), 1) + fmt::layer_record::kMean;
+  };
+  set_u32(mean() + fmt::tensor::kStorage, 2);  // float16: reserved, not readable by v1
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_STORAGE_TYPE);
+  uint8_t* d = mean();
+  set_u32(d + fmt::tensor::kElementCount, fmt::load_u32(d + fmt::tensor::kElementCount) + 1);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_SIZE);
+  d = mean();
+  set_u32(d + fmt::tensor::kByteLength, fmt::load_u32(d + fmt::tensor::kByteLength) - 4);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_SIZE);
+  d = mean();
+  set_u32(d + fmt::tensor::kOffset, fmt::load_u32(d + fmt::tensor::kOffset) + 1);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_MISALIGNED);
+  set_u32(mean() + fmt::tensor::kOffset, 0xFFFFFFFCu);  // offset + length wraps in 32 bits
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_RANGE);
+  uint8_t* data_entry =
+      pbp_test::section_entry(pbp_test::tiny_copy(), fmt::SectionType::tensor_data);
+  set_u32(data_entry + fmt::section_entry::kLength, 8);  // tensors now past the section's end
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_RANGE);
+  const uint8_t* std_descriptor =
+      standardisation_field(pbp_test::tiny_copy(), fmt::standardisation_section::kInputStd);
+  set_u32(const_cast<uint8_t*>(std_descriptor) + fmt::tensor::kElementCount, 3);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_SIZE);
+}
+
+PBP_TEST(values) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  const float nan = pbp::math::quiet_nan<float>();
+  const float inf = pbp::math::infinity<float>();
+  auto weight = [&](uint32_t layer, uint32_t which, uint32_t index) {
+    EditableBlob& b = pbp_test::tiny_copy();
+    return pbp_test::tensor_element(b, pbp_test::layer_record(b, layer) + which, index);
+  };
+  set_f32(weight(0, fmt::layer_record::kMean, 4), nan);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+  set_f32(weight(1, fmt::layer_record::kVariance, 3), inf);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+  set_f32(weight(1, fmt::layer_record::kVariance, 0), -0.25f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NEGATIVE_VARIANCE);
+  set_f32(weight(0, fmt::layer_record::kVariance, 0), 0.0f);  // a certain weight is fine
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  set_f32(model_field(pbp_test::tiny_copy(), fmt::model_section::kNoiseB), inf);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+  const uint32_t gamma_fields[] = {fmt::model_section::kNoiseA, fmt::model_section::kPriorA};
+  for (uint32_t field : gamma_fields) {
+    set_f32(model_field(pbp_test::tiny_copy(), field), 1.0f);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_GAMMA);
+    set_f32(model_field(pbp_test::tiny_copy(), field), 0.5f);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_GAMMA);
+  }
+  set_f32(model_field(pbp_test::tiny_copy(), fmt::model_section::kPriorB), 0.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_GAMMA);
+  set_f32(standardisation_field(pbp_test::tiny_copy(), fmt::standardisation_section::kTargetStd),
+          0.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_STANDARDISATION);
+  set_f32(standardisation_field(pbp_test::tiny_copy(), fmt::standardisation_section::kTargetMean),
+          nan);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+  EditableBlob& b = pbp_test::tiny_copy();
+  uint8_t* input_std = standardisation_field(b, fmt::standardisation_section::kInputStd);
+  set_f32(pbp_test::tensor_element(b, input_std, 1), -1.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_STANDARDISATION);
+  pbp_test::tiny_copy();
+  uint8_t* input_mean = standardisation_field(b, fmt::standardisation_section::kInputMean);
+  set_f32(pbp_test::tensor_element(b, input_mean, 0), inf);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+}
+
+// The tiny blob's metadata: name "tiny", target "y", notes "n", rows, feature names "a", "bc".
+PBP_TEST(metadata) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  auto first_entry = [&]() {
+    return pbp_test::section(pbp_test::tiny_copy(), fmt::SectionType::metadata);
+  };
+  set_u32(first_entry() + fmt::metadata_entry::kLength, 0xFFFFFFFFu);  // padding would wrap
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_METADATA);
+  set_u32(first_entry() + fmt::metadata_entry::kLength, 200);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_METADATA);
+  uint8_t* target = first_entry() + 12;  // name entry: 8 + "tiny" (4)
+  set_u32(target, static_cast<uint32_t>(fmt::MetadataKey::name));
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_METADATA);  // two names
+  set_u32(first_entry() + 12, static_cast<uint32_t>(fmt::MetadataKey::training_rows));
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_METADATA);  // rows of 1 byte
+  set_u32(first_entry() + 12, static_cast<uint32_t>(fmt::MetadataKey::feature_name));
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_METADATA);  // 3 feature names for 2 inputs
+  set_u32(first_entry() + 12, 1000);                         // unknown key: skipped
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  uint8_t* e = pbp_test::section_entry(pbp_test::tiny_copy(), fmt::SectionType::metadata);
+  set_u32(e + fmt::section_entry::kLength, fmt::load_u32(e + fmt::section_entry::kLength) - 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_METADATA);
+}
+
+PBP_TEST(prediction_arguments) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  pbp_model model;
+  PBP_CHECK_EQ(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  static float workspace[PBP_WORKSPACE_FLOATS(2, 3) + 1];
+  const size_t bytes = PBP_WORKSPACE_BYTES(2, 3);
+  pbp_prediction p;
+  const float x[2] = {0.5f, 1.0f};
+  EXPECT_STATUS(pbp_predict(&model, x, 2, 0.9f, workspace, bytes, &p), PBP_OK);
+  EXPECT_STATUS(pbp_predict(&model, nullptr, 2, 0.9f, workspace, bytes, &p), PBP_ERR_NULL_ARGUMENT);
+  EXPECT_STATUS(pbp_predict(&model, x, 1, 0.9f, workspace, bytes, &p), PBP_ERR_INPUT_WIDTH);
+  EXPECT_STATUS(pbp_predict(&model, x, 2, 1.0f, workspace, bytes, &p), PBP_ERR_BAD_PROBABILITY);
+  EXPECT_STATUS(pbp_predict(&model, x, 2, 0.9f, workspace, bytes - 1, &p),
+                PBP_ERR_WORKSPACE_TOO_SMALL);
+  EXPECT_STATUS(
+      pbp_predict(&model, x, 2, 0.9f, reinterpret_cast<uint8_t*>(workspace) + 2, bytes, &p),
+      PBP_ERR_MISALIGNED_POINTER);
+  const float bad[2] = {pbp::math::quiet_nan<float>(), 0.0f};
+  EXPECT_STATUS(pbp_predict(&model, bad, 2, 0.9f, workspace, bytes, &p), PBP_ERR_NONFINITE_INPUT);
+  const float huge[2] = {3.0e38f, -3.0e38f};  // standardises to infinity
+  EXPECT_STATUS(pbp_predict(&model, huge, 2, 0.9f, workspace, bytes, &p), PBP_ERR_NONFINITE_OUTPUT);
+  pbp_string name;
+  EXPECT_STATUS(pbp_feature_name(&model, 2, &name), PBP_ERR_INDEX_OUT_OF_RANGE);
+  blob.bytes[0] = 0;
+  EXPECT_STATUS(pbp_open(&model, blob.bytes, blob.size), PBP_ERR_BAD_MAGIC);
+  EXPECT_STATUS(pbp_predict(&model, x, 2, 0.9f, workspace, bytes, &p), PBP_ERR_MODEL_NOT_OPEN);
+}
+
+PBP_TEST(every_status_code_was_reached) {
+  for (int code = 0; code < PBP_STATUS_COUNT; ++code) {
+    if (!g_reached[code])
+      pbp_test::note("not reached: %s", pbp_status_name(static_cast<pbp_status>(code)));
+    PBP_CHECK(g_reached[code]);
+  }
+}

@@ -1,0 +1,225 @@
+// `pbp inspect model.pbp [--json]`: validates a blob with the runtime and describes it.
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "pbp/format.hpp"
+#include "pbp/pbp.hpp"
+
+namespace pbp::cli {
+namespace {
+
+namespace fmt = pbp::format;
+
+const char* const kUsage =
+    "usage: pbp inspect MODEL.pbp [--json]\n"
+    "\n"
+    "Validates a model blob exactly as a device would (pbp_open) and prints its header, sizes,\n"
+    "CRC and metadata. Exits 1 with the runtime's status if the blob is invalid.\n"
+    "\n"
+    "  --json   dump everything as JSON: task, layers (inputs, outputs, activation, mean and\n"
+    "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
+    "           prior_gamma, input_mean, input_std, target_mean, target_std, metadata\n";
+
+// Whole file in 4-byte aligned storage (pbp_open requires the alignment).
+std::vector<uint32_t> read_blob(const std::string& path, size_t* size) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error(path + ": cannot open");
+  std::ostringstream content;
+  content << file.rdbuf();
+  const std::string bytes = content.str();
+  std::vector<uint32_t> words((bytes.size() + 3) / 4);
+  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
+  *size = bytes.size();
+  return words;
+}
+
+// Shortest text that reads back as the same float.
+std::string float_text(float value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string text(const pbp_string& s) {
+  return std::string(s.data ? s.data : "", s.length);
+}
+
+std::string float_list(const float* values, size_t count) {
+  std::string out = "[";
+  for (size_t i = 0; i < count; ++i) out += (i ? ", " : "") + float_text(values[i]);
+  return out + "]";
+}
+
+std::vector<std::string> feature_names(const pbp::Model& model) {
+  std::vector<std::string> names;
+  for (uint32_t k = 0; k < model.view().feature_name_count; ++k) {
+    pbp_string name{};
+    model.feature_name(k, &name);
+    names.push_back(text(name));
+  }
+  return names;
+}
+
+const char* section_name(uint32_t type) {
+  switch (static_cast<fmt::SectionType>(type)) {
+    case fmt::SectionType::model:
+      return "model";
+    case fmt::SectionType::layers:
+      return "layers";
+    case fmt::SectionType::standardisation:
+      return "standardisation";
+    case fmt::SectionType::tensor_data:
+      return "tensor_data";
+    case fmt::SectionType::metadata:
+      return "metadata";
+  }
+  return "unknown";
+}
+
+std::string sections_json(const pbp_model& m) {
+  std::vector<std::string> items;
+  const uint32_t header_size = fmt::load_u32(m.blob + fmt::header::kHeaderSize);
+  const uint32_t count = fmt::load_u32(m.blob + fmt::header::kSectionCount);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* e = m.blob + header_size + i * fmt::section_entry::kSize;
+    const uint32_t type = fmt::load_u32(e + fmt::section_entry::kType);
+    items.push_back(JsonObject()
+                        .add("type", type)
+                        .add_raw("name", json_string(section_name(type)))
+                        .add_raw("required", (fmt::load_u32(e + fmt::section_entry::kFlags) &
+                                              fmt::kSectionRequired)
+                                                 ? "true"
+                                                 : "false")
+                        .add("offset", fmt::load_u32(e + fmt::section_entry::kOffset))
+                        .add("length", fmt::load_u32(e + fmt::section_entry::kLength))
+                        .str());
+  }
+  return json_array(items);
+}
+
+std::string inspect_json(const std::string& path, const pbp::Model& model) {
+  const pbp_model& m = model.view();
+  std::vector<std::string> layers;
+  for (uint32_t l = 0; l < m.layer_count; ++l) {
+    const pbp_layer& layer = m.layers[l];
+    const size_t weights = size_t{layer.outputs} * (layer.inputs + 1u);
+    layers.push_back(
+        JsonObject()
+            .add("inputs", layer.inputs)
+            .add("outputs", layer.outputs)
+            .add_raw("activation",
+                     json_string(layer.activation == PBP_ACTIVATION_RELU ? "relu" : "linear"))
+            .add_raw("mean", float_list(layer.mean, weights))
+            .add_raw("variance", float_list(layer.variance, weights))
+            .str());
+  }
+  std::vector<std::string> names;
+  for (const std::string& name : feature_names(model)) names.push_back(json_string(name));
+  const std::string metadata = JsonObject()
+                                   .add_raw("name", json_string(text(m.name)))
+                                   .add_raw("feature_names", json_array(names))
+                                   .add_raw("target_name", json_string(text(m.target_name)))
+                                   .add_raw("training_rows", std::to_string(m.training_rows))
+                                   .add_raw("notes", json_string(text(m.notes)))
+                                   .str();
+  auto gamma = [](float a, float b) {
+    return JsonObject().add_raw("a", float_text(a)).add_raw("b", float_text(b)).str();
+  };
+  char crc[16];
+  std::snprintf(crc, sizeof crc, "0x%08x", fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
+  return JsonObject()
+      .add_raw("file", json_string(path))
+      .add("format_version", fmt::kVersion)
+      .add("size", m.blob_size)
+      .add_raw("crc32", json_string(crc))
+      .add_raw("sections", sections_json(m))
+      .add_raw("task", json_string("regression"))
+      .add("input_count", m.input_count)
+      .add("output_count", m.output_count)
+      .add("weight_count", m.weight_count)
+      .add("workspace_bytes", m.workspace_bytes)
+      .add_raw("layers", json_array(layers))
+      .add_raw("noise_gamma", gamma(m.noise_a, m.noise_b))
+      .add_raw("prior_gamma", gamma(m.prior_a, m.prior_b))
+      .add_raw("input_mean", float_list(m.input_mean, m.input_count))
+      .add_raw("input_std", float_list(m.input_std, m.input_count))
+      .add_raw("target_mean", float_text(m.target_mean))
+      .add_raw("target_std", float_text(m.target_std))
+      .add_raw("metadata", metadata)
+      .str();
+}
+
+void print_summary(const std::string& path, const pbp::Model& model) {
+  const pbp_model& m = model.view();
+  std::printf("%s: pbp model blob, format v%u, %u bytes, CRC-32 0x%08x (ok)\n", path.c_str(),
+              fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
+  std::printf("task:       regression, %u inputs, %u output\n", m.input_count, m.output_count);
+  std::printf("layers:     %u\n", m.layer_count);
+  for (uint32_t l = 0; l < m.layer_count; ++l) {
+    std::printf("  %u: %u -> %u %s\n", l, m.layers[l].inputs, m.layers[l].outputs,
+                m.layers[l].activation == PBP_ACTIVATION_RELU ? "relu" : "linear");
+  }
+  std::printf("weights:    %u (mean + variance, 8 bytes each: %u bytes)\n", m.weight_count,
+              8u * m.weight_count);
+  std::printf("noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised)\n",
+              float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
+              float_text(m.noise_b / (m.noise_a - 1.0f)).c_str());
+  std::printf("prior:      Gamma(a=%s, b=%s)\n", float_text(m.prior_a).c_str(),
+              float_text(m.prior_b).c_str());
+  std::printf("target:     mean %s, std %s\n", float_text(m.target_mean).c_str(),
+              float_text(m.target_std).c_str());
+  std::printf("workspace:  %u bytes per prediction\n", m.workspace_bytes);
+  if (m.name.length) std::printf("name:       %s\n", text(m.name).c_str());
+  if (m.target_name.length) std::printf("target name: %s\n", text(m.target_name).c_str());
+  if (m.training_rows) {
+    std::printf("trained on: %llu rows\n", static_cast<unsigned long long>(m.training_rows));
+  }
+  const std::vector<std::string> names = feature_names(model);
+  if (!names.empty()) {
+    std::string joined;
+    for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+    std::printf("features:   %s\n", joined.c_str());
+  }
+  if (m.notes.length) std::printf("notes:      %s\n", text(m.notes).c_str());
+}
+
+}  // namespace
+
+int command_inspect(const Arguments& args) {
+  const CommandDefinition command{"inspect", kUsage, {{"json", false}}};
+  // The model path is the one positional argument; parse_options sees only the flags.
+  Arguments flags;
+  std::vector<std::string> paths;
+  for (const std::string& argument : args) {
+    (argument.rfind("-", 0) == 0 ? flags : paths).push_back(argument);
+  }
+  return run_command(command, flags, [&](const ParsedOptions& options) {
+    if (paths.size() != 1) throw UsageError("expected exactly one model file");
+    size_t size = 0;
+    const std::vector<uint32_t> blob = read_blob(paths[0], &size);
+    pbp::Model model;
+    const pbp::Status status = model.open(blob.data(), size);
+    if (status != PBP_OK) {
+      std::fprintf(stderr, "pbp inspect: %s: invalid blob: %s (%s)\n", paths[0].c_str(),
+                   pbp::status_name(status), pbp::status_string(status));
+      return 1;
+    }
+    if (options.has("json")) {
+      std::cout << inspect_json(paths[0], model) << "\n";
+    } else {
+      print_summary(paths[0], model);
+    }
+    return 0;
+  });
+}
+
+}  // namespace pbp::cli

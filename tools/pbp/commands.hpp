@@ -1,0 +1,18 @@
+// The pbp subcommands: one file each (cmd_<name>.cpp). Each takes the arguments after its name
+// and returns the process exit code (0 success, 1 runtime failure, 2 usage error).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace pbp::cli {
+
+using Arguments = std::vector<std::string>;
+
+int command_train(const Arguments& args);
+int command_predict(const Arguments& args);
+int command_eval(const Arguments& args);
+int command_crossval(const Arguments& args);
+int command_inspect(const Arguments& args);
+int command_export_c(const Arguments& args);
+
+}  // namespace pbp::cli

@@ -1,0 +1,66 @@
+// The pbp command line: dispatches to one subcommand per file (cmd_<name>.cpp).
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+
+#ifndef PBP_VERSION
+#define PBP_VERSION "0.1.0"
+#endif
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: pbp <command> [options]   (pbp <command> --help for its options)\n"
+    "\n"
+    "Probabilistic Backpropagation: Bayesian neural networks for small devices.\n"
+    "\n"
+    "commands:\n"
+    "  train      train a model on a CSV file and write its blob\n"
+    "  predict    predictive mean and uncertainty for each CSV row\n"
+    "  eval       RMSE, test log-likelihood and interval coverage on a labelled CSV\n"
+    "  crossval   the paper's protocol: train and test on repeated splits\n"
+    "  inspect    describe a model blob\n"
+    "  export-c   write a model blob as a C source file\n"
+    "\n"
+    "  --help     show this help\n"
+    "  --version  show the version\n";
+
+struct Command {
+  const char* name;
+  int (*run)(const pbp::cli::Arguments&);
+};
+
+constexpr Command kCommands[] = {
+    {"train", pbp::cli::command_train},     {"predict", pbp::cli::command_predict},
+    {"eval", pbp::cli::command_eval},       {"crossval", pbp::cli::command_crossval},
+    {"inspect", pbp::cli::command_inspect}, {"export-c", pbp::cli::command_export_c},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "pbp: missing command (see 'pbp --help')\n";
+    return 2;
+  }
+  const std::string first = argv[1];
+  if (first == "--help" || first == "-h" || first == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (first == "--version") {
+    std::cout << "pbp " << PBP_VERSION << "\n";
+    return 0;
+  }
+  for (const Command& command : kCommands) {
+    if (first == command.name) return command.run(pbp::cli::Arguments(argv + 2, argv + argc));
+  }
+  if (first.rfind("-", 0) == 0) {
+    std::cerr << "pbp: unknown option '" << first << "' (see 'pbp --help')\n";
+  } else {
+    std::cerr << "pbp: unknown command '" << first << "' (see 'pbp --help')\n";
+  }
+  return 2;
+}

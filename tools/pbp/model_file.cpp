@@ -1,0 +1,112 @@
+#include "model_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "pbp/pbp.hpp"
+#include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/blob.hpp"
+
+namespace pbp::cli {
+
+struct LoadedModel::State {
+  std::vector<uint32_t> blob;  // uint32_t storage: pbp_open needs 4-byte alignment
+  pbp::Model model;
+  std::vector<uint32_t> workspace;
+  ModelDescription description;
+};
+
+namespace {
+
+std::string to_string(const pbp_string& text) {
+  return std::string(text.data, text.length);
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason) {
+  throw std::runtime_error(path + ": " + reason);
+}
+
+std::vector<uint32_t> read_aligned(const std::string& path, size_t& size) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file) fail(path, std::string("cannot open model: ") + std::strerror(errno));
+  const std::streamoff length = file.tellg();
+  if (length < 0) fail(path, "cannot read model");
+  size = static_cast<size_t>(length);
+  std::vector<uint32_t> words((size + 3) / 4);
+  file.seekg(0);
+  if (!file.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(size))) {
+    fail(path, "cannot read model");
+  }
+  return words;
+}
+
+}  // namespace
+
+LoadedModel::LoadedModel(std::unique_ptr<State> state) : state_(std::move(state)) {}
+LoadedModel::LoadedModel(LoadedModel&&) noexcept = default;
+LoadedModel& LoadedModel::operator=(LoadedModel&&) noexcept = default;
+LoadedModel::~LoadedModel() = default;
+
+LoadedModel LoadedModel::open(std::vector<uint8_t> blob, const std::string& source) {
+  auto state = std::make_unique<State>();
+  state->blob.resize((blob.size() + 3) / 4);
+  std::memcpy(state->blob.data(), blob.data(), blob.size());
+  return from_state(std::move(state), blob.size(), source);
+}
+
+LoadedModel LoadedModel::load(const std::string& path) {
+  auto state = std::make_unique<State>();
+  size_t size = 0;
+  state->blob = read_aligned(path, size);
+  return from_state(std::move(state), size, path);
+}
+
+LoadedModel LoadedModel::from_state(std::unique_ptr<State> state, size_t size,
+                                    const std::string& path) {
+  const pbp::Status opened = state->model.open(state->blob.data(), size);
+  if (opened != PBP_OK) {
+    fail(path, std::string("invalid model blob: ") + pbp::status_string(opened) + " (" +
+                   pbp::status_name(opened) + ")");
+  }
+  state->workspace.resize((state->model.workspace_bytes() + 3) / 4);
+  const pbp_model& view = state->model.view();
+  ModelDescription& description = state->description;
+  description.inputs = view.input_count;
+  description.target_name = to_string(view.target_name);
+  for (uint32_t i = 0; i < view.feature_name_count; ++i) {
+    pbp_string name{};
+    if (state->model.feature_name(i, &name) != PBP_OK) break;
+    description.feature_names.push_back(to_string(name));
+  }
+  return LoadedModel(std::move(state));
+}
+
+const ModelDescription& LoadedModel::description() const {
+  return state_->description;
+}
+
+trainer::Prediction LoadedModel::predict(std::span<const double> x) const {
+  std::vector<float> input(x.begin(), x.end());
+  pbp::Prediction result{};
+  const pbp::Status status =
+      state_->model.predict(input.data(), static_cast<uint32_t>(input.size()), 0.95f,
+                            state_->workspace.data(), state_->workspace.size() * 4, &result);
+  if (status != PBP_OK) {
+    throw std::runtime_error(std::string("prediction failed: ") + pbp::status_string(status));
+  }
+  trainer::Prediction prediction;
+  prediction.mean = result.mean;
+  prediction.epistemic_variance = result.epistemic_variance;
+  prediction.aleatoric_variance = result.aleatoric_variance;
+  return prediction;
+}
+
+size_t save_model(const std::string& path, const trainer::Model& model) {
+  const std::vector<uint8_t> blob = trainer::write_blob(model);
+  trainer::write_file_atomically(path, blob);
+  return blob.size();
+}
+
+}  // namespace pbp::cli

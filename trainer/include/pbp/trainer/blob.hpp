@@ -1,0 +1,20 @@
+// Exports a trained Model as a model blob (format v1, runtime/FORMAT.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pbp/trainer/model.hpp"
+
+namespace pbp::trainer {
+
+// The blob of `model`: weights, Gammas and standardisation as float32, the metadata as it is.
+// Throws std::invalid_argument if the model is inconsistent (shapes that do not chain, a value
+// that is not finite in float32, a Gamma with a <= 1, ...): the blob is checked by opening it
+// with the runtime before it is returned, so every blob this returns opens.
+std::vector<uint8_t> write_blob(const Model& model);
+
+// write_blob, then write_file_atomically (atomic_file.hpp) to `path`.
+void write_blob_file(const Model& model, const std::string& path);
+
+}  // namespace pbp::trainer

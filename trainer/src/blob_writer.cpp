@@ -1,0 +1,217 @@
+// The model blob writer: lays the sections out in the order FORMAT.md shows, then checks the
+// result with the runtime's own reader.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pbp/format.hpp"
+#include "pbp/pbp.h"
+#include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/blob.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+namespace fmt = pbp::format;
+
+// Appends little-endian fields; positions are byte offsets into the growing blob.
+class ByteWriter {
+ public:
+  size_t size() const { return bytes_.size(); }
+  size_t reserve(size_t count) {  // zero-filled, returns its offset
+    const size_t at = bytes_.size();
+    bytes_.resize(at + count, 0);
+    return at;
+  }
+  void align4() { bytes_.resize(fmt::padded_to_4(static_cast<uint32_t>(bytes_.size())), 0); }
+  void put_u32(size_t at, uint32_t value) { fmt::store_u32(&bytes_[at], value); }
+  void put_f32(size_t at, float value) { fmt::store_f32(&bytes_[at], value); }
+  void append_bytes(const void* data, size_t count) {
+    const size_t at = reserve(count);
+    if (count) std::memcpy(&bytes_[at], data, count);
+  }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+float to_float(double value, const char* what) {
+  const float f = static_cast<float>(value);
+  if (!(f - f == 0.0f)) {  // NaN or Inf, also after rounding to float32
+    throw std::invalid_argument(std::string("write_blob: ") + what + " is not finite in float32");
+  }
+  return f;
+}
+
+void check_model(const Model& model) {
+  if (model.task != Task::regression) throw std::invalid_argument("write_blob: unsupported task");
+  if (model.layers.empty() || model.layers.size() > PBP_MAX_LAYERS) {
+    throw std::invalid_argument("write_blob: layer count must be 1.." +
+                                std::to_string(PBP_MAX_LAYERS));
+  }
+  uint32_t expected_inputs = model.input_count();
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    const Layer& layer = model.layers[l];
+    const bool last = l + 1 == model.layers.size();
+    const size_t weights = size_t{layer.outputs} * layer.row_length();
+    if (layer.inputs == 0 || layer.inputs > PBP_MAX_UNITS || layer.outputs == 0 ||
+        layer.outputs > PBP_MAX_UNITS || layer.inputs != expected_inputs ||
+        layer.mean.size() != weights || layer.variance.size() != weights || layer.relu == last) {
+      throw std::invalid_argument("write_blob: layer " + std::to_string(l) +
+                                  " has an inconsistent shape or activation");
+    }
+    expected_inputs = layer.outputs;
+  }
+  if (model.output_count() != 1)
+    throw std::invalid_argument("write_blob: regression needs 1 output");
+  const Standardisation& s = model.standardisation;
+  if (s.input_mean.size() != model.input_count() || s.input_std.size() != model.input_count()) {
+    throw std::invalid_argument("write_blob: standardisation does not match the input count");
+  }
+  if (!model.metadata.feature_names.empty() &&
+      model.metadata.feature_names.size() != model.input_count()) {
+    throw std::invalid_argument("write_blob: feature name count does not match the input count");
+  }
+}
+
+// Writes a tensor descriptor at `at` and its float32 data at the end of the tensor data.
+void put_tensor(ByteWriter& out, size_t at, const std::vector<double>& values, size_t data_start,
+                const char* what) {
+  out.align4();
+  const size_t offset = out.size() - data_start;
+  const size_t data_at = out.reserve(values.size() * 4);
+  for (size_t i = 0; i < values.size(); ++i)
+    out.put_f32(data_at + 4 * i, to_float(values[i], what));
+  out.put_u32(at + fmt::tensor::kStorage, static_cast<uint32_t>(fmt::Storage::float32));
+  out.put_u32(at + fmt::tensor::kElementCount, static_cast<uint32_t>(values.size()));
+  out.put_u32(at + fmt::tensor::kOffset, static_cast<uint32_t>(offset));
+  out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 4));
+}
+
+void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value, size_t length) {
+  const size_t at = out.reserve(fmt::metadata_entry::kHeaderSize);
+  out.put_u32(at + fmt::metadata_entry::kKey, static_cast<uint32_t>(key));
+  out.put_u32(at + fmt::metadata_entry::kLength, static_cast<uint32_t>(length));
+  out.append_bytes(value, length);
+  out.align4();
+}
+
+bool has_metadata(const Metadata& m) {
+  return !m.name.empty() || !m.target_name.empty() || !m.notes.empty() || m.training_rows != 0 ||
+         !m.feature_names.empty();
+}
+
+void put_metadata(ByteWriter& out, const Metadata& m) {
+  using Key = fmt::MetadataKey;
+  if (!m.name.empty()) put_metadata_entry(out, Key::name, m.name.data(), m.name.size());
+  if (!m.target_name.empty()) {
+    put_metadata_entry(out, Key::target_name, m.target_name.data(), m.target_name.size());
+  }
+  if (!m.notes.empty()) put_metadata_entry(out, Key::notes, m.notes.data(), m.notes.size());
+  if (m.training_rows != 0) {
+    uint8_t rows[8];
+    fmt::store_u32(rows, static_cast<uint32_t>(m.training_rows));
+    fmt::store_u32(rows + 4, static_cast<uint32_t>(m.training_rows >> 32));
+    put_metadata_entry(out, Key::training_rows, rows, sizeof rows);
+  }
+  for (const std::string& feature : m.feature_names) {
+    put_metadata_entry(out, Key::feature_name, feature.data(), feature.size());
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> write_blob(const Model& model) {
+  check_model(model);
+  const bool metadata = has_metadata(model.metadata);
+  const uint32_t section_count = metadata ? 5 : 4;
+  const uint32_t layer_count = static_cast<uint32_t>(model.layers.size());
+
+  ByteWriter out;
+  const size_t header = out.reserve(fmt::header::kSize);
+  const size_t table = out.reserve(section_count * fmt::section_entry::kSize);
+  uint32_t next_entry = 0;
+  // Records a section that starts at `start` and ends at the current size.
+  auto close_section = [&](fmt::SectionType type, bool required, size_t start) {
+    const size_t entry = table + next_entry++ * fmt::section_entry::kSize;
+    out.put_u32(entry + fmt::section_entry::kType, static_cast<uint32_t>(type));
+    out.put_u32(entry + fmt::section_entry::kFlags, required ? fmt::kSectionRequired : 0u);
+    out.put_u32(entry + fmt::section_entry::kOffset, static_cast<uint32_t>(start));
+    out.put_u32(entry + fmt::section_entry::kLength, static_cast<uint32_t>(out.size() - start));
+  };
+
+  const size_t model_at = out.reserve(fmt::model_section::kSize);
+  out.put_u32(model_at + fmt::model_section::kTask, static_cast<uint32_t>(model.task));
+  out.put_u32(model_at + fmt::model_section::kInputCount, model.input_count());
+  out.put_u32(model_at + fmt::model_section::kOutputCount, model.output_count());
+  out.put_u32(model_at + fmt::model_section::kLayerCount, layer_count);
+  out.put_f32(model_at + fmt::model_section::kNoiseA, to_float(model.noise.a, "noise a"));
+  out.put_f32(model_at + fmt::model_section::kNoiseB, to_float(model.noise.b, "noise b"));
+  out.put_f32(model_at + fmt::model_section::kPriorA, to_float(model.prior.a, "prior a"));
+  out.put_f32(model_at + fmt::model_section::kPriorB, to_float(model.prior.b, "prior b"));
+  close_section(fmt::SectionType::model, true, model_at);
+
+  const size_t layers_at = out.reserve(layer_count * fmt::layer_record::kSize);
+  close_section(fmt::SectionType::layers, true, layers_at);
+
+  const Standardisation& s = model.standardisation;
+  const size_t standardisation_at = out.reserve(fmt::standardisation_section::kSize);
+  out.put_f32(standardisation_at + fmt::standardisation_section::kTargetMean,
+              to_float(s.target_mean, "target mean"));
+  out.put_f32(standardisation_at + fmt::standardisation_section::kTargetStd,
+              to_float(s.target_std, "target std"));
+  close_section(fmt::SectionType::standardisation, true, standardisation_at);
+
+  if (metadata) {
+    const size_t metadata_at = out.size();
+    put_metadata(out, model.metadata);
+    close_section(fmt::SectionType::metadata, false, metadata_at);
+  }
+
+  // Tensor data last: every descriptor above is patched as its tensor is appended.
+  const size_t data_at = out.size();
+  for (uint32_t l = 0; l < layer_count; ++l) {
+    const Layer& layer = model.layers[l];
+    const size_t record = layers_at + l * fmt::layer_record::kSize;
+    out.put_u32(record + fmt::layer_record::kInputs, layer.inputs);
+    out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
+    out.put_u32(
+        record + fmt::layer_record::kActivation,
+        static_cast<uint32_t>(layer.relu ? fmt::Activation::relu : fmt::Activation::linear));
+    put_tensor(out, record + fmt::layer_record::kMean, layer.mean, data_at, "a weight mean");
+    put_tensor(out, record + fmt::layer_record::kVariance, layer.variance, data_at,
+               "a weight variance");
+  }
+  put_tensor(out, standardisation_at + fmt::standardisation_section::kInputMean, s.input_mean,
+             data_at, "an input mean");
+  put_tensor(out, standardisation_at + fmt::standardisation_section::kInputStd, s.input_std,
+             data_at, "an input std");
+  close_section(fmt::SectionType::tensor_data, true, data_at);
+
+  const size_t crc_at = out.reserve(fmt::kCrcSize);
+  if (out.size() > UINT32_MAX) throw std::invalid_argument("write_blob: model larger than 4 GiB");
+  for (uint32_t i = 0; i < 4; ++i) out.bytes()[header + fmt::header::kMagic + i] = fmt::kMagic[i];
+  out.put_u32(header + fmt::header::kVersion, fmt::kVersion);
+  out.put_u32(header + fmt::header::kTotalSize, static_cast<uint32_t>(out.size()));
+  out.put_u32(header + fmt::header::kHeaderSize, fmt::header::kSize);
+  out.put_u32(header + fmt::header::kSectionCount, section_count);
+  out.put_u32(crc_at, fmt::crc32(out.bytes().data(), crc_at));
+
+  std::vector<uint8_t> blob = std::move(out.bytes());
+  pbp_model opened;
+  const pbp_status status = pbp_open(&opened, blob.data(), blob.size());
+  if (status != PBP_OK) {
+    throw std::invalid_argument(std::string("write_blob: the model does not form a valid blob: ") +
+                                pbp_status_string(status));
+  }
+  return blob;
+}
+
+void write_blob_file(const Model& model, const std::string& path) {
+  const std::vector<uint8_t> blob = write_blob(model);
+  write_file_atomically(path, std::span<const uint8_t>(blob));
+}
+
+}  // namespace pbp::trainer
