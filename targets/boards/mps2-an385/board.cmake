@@ -1,0 +1,2 @@
+# Arm MPS2 AN385 (Cortex-M3) under QEMU. Memory map and stack size: memory.ld beside this file.
+set(PBP_QEMU_MACHINE mps2-an385)
