@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The project's test command (the README's, and what CI runs):
+#   1. installs what is missing (Debian packages),
+#   2. builds and tests the host preset (runtime, trainer, CLI, all host tests, fuzz corpus replay),
+#   3. runs the runtime and host tests again under AddressSanitizer + UBSan,
+#   4. cross-builds the runtime suite and runs it under QEMU on the targets,
+#   5. checks accuracy on the real data sets when ../shared/datasets is there.
+# Set PBP_CHECK_SKIP="asan targets accuracy" (any subset) to skip stages locally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+skip=" ${PBP_CHECK_SKIP:-} "
+stage() { printf '\n==== %s ====\n' "$*"; }
+skipped() { [[ "$skip" == *" $1 "* ]]; }
+
+stage "setup"
+bash tools/setup.sh --all
+
+stage "host: configure, build, test"
+cmake --workflow --preset host
+
+if ! skipped asan; then
+  stage "host under AddressSanitizer and UBSan"
+  cmake --workflow --preset host-asan
+fi
+
+if ! skipped targets && [ -f targets/presets.txt ]; then
+  while read -r preset; do
+    [ -z "$preset" ] || [[ "$preset" == \#* ]] && continue
+    stage "target $preset (QEMU)"
+    cmake --workflow --preset "$preset"
+  done < targets/presets.txt
+fi
+
+if ! skipped accuracy && [ -d ../shared/datasets ]; then
+  stage "accuracy on real data"
+  bash tools/scripts/accuracy_check.sh build/host/bin/pbp ../shared/datasets
+fi
+echo
+echo "check: all stages passed"
