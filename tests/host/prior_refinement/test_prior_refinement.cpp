@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <numbers>
 
+#include "pbp/trainer/moment_matching.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"
@@ -107,6 +109,35 @@ TEST(PriorRefinement, SkippedShareDuringTraining) {
               (unsigned long long)report.prior_factor_skipped, 100 * share);
   EXPECT_EQ(report.prior_factor_updates, 20u * (20u * 5u + 21u));
   EXPECT_LT(share, 0.10);
+}
+
+}  // namespace
+}  // namespace pbp::trainer
+
+namespace pbp::trainer {
+namespace {
+
+// The guard on eqs. 6-7: non-positive, tiny, infinite or NaN variances are refused, and so is
+// any update whose mean would not be finite (it always drags the variance with it).
+TEST(UpdateGuard, RefusesEveryUnusableUpdate) {
+  EXPECT_TRUE(usable_update(gaussian_update(0.1, 0.5, 0.3, -0.2)));
+  EXPECT_FALSE(usable_update(gaussian_update(0.1, 0.5, 10.0, 0.0)));  // variance < 0
+  EXPECT_FALSE(usable_update({0.0, 1e-101}));
+  EXPECT_FALSE(usable_update({0.0, INFINITY}));
+  EXPECT_FALSE(usable_update({0.0, NAN}));
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  int non_finite_means = 0;
+  for (double g_mean : {1e306, -1e306, 1e200, inf, -inf, nan}) {
+    for (double g_var : {0.0, 1e300, inf, -inf, nan}) {
+      const GaussianMoments next = gaussian_update(0.3, 0.7, g_mean, g_var);
+      if (!std::isfinite(next.mean)) {
+        ++non_finite_means;
+        EXPECT_FALSE(usable_update(next)) << g_mean << " " << g_var;
+      }
+    }
+  }
+  EXPECT_GE(non_finite_means, 15);
 }
 
 }  // namespace

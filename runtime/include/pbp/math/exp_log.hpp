@@ -58,10 +58,11 @@ inline Scaled<T> exp_scaled_rel(T x, T xlo, int shift) {
   using Tr = Traits<T>;
   using SBits = typename Tr::SignedBits;
   const T one = static_cast<T>(1);
-  const bool in_range = (x < C::kHi) & (x > C::kLo);  // & not &&: keeps the select vectorisable
-  T xc = x < C::kHi ? x : C::kHi;                     // NaN -> kHi (patched at the end)
+  T xc = x < C::kHi ? x : C::kHi;  // NaN -> kHi (patched at the end)
   xc = xc > C::kLo ? xc : C::kLo;
-  const T xlo_c = in_range ? xlo : static_cast<T>(0);  // the low word only matters in range
+  // The low word only matters in range (xc == x; false for NaN). One compare feeding one
+  // select keeps a loop of these vectorisable; a boolean-valued select does not.
+  const T xlo_c = xc == x ? xlo : static_cast<T>(0);
   const T shifted = xc * C::kLog2e + C::kShifter;
   const int k = static_cast<int>(static_cast<SBits>(to_bits(shifted)) -
                                  static_cast<SBits>(to_bits(C::kShifter))) +

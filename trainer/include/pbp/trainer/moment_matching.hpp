@@ -20,10 +20,12 @@ inline GaussianMoments gaussian_update(double m, double v, double dlogz_dm, doub
   return {m + v * dlogz_dm, v - v * v * (dlogz_dm * dlogz_dm - 2.0 * dlogz_dv)};
 }
 
-// An update is applied only if it leaves a usable variance (the paper undoes the others).
-// (Comparisons only: NaN fails them all, and they vectorise.)
+// An update is applied only if it leaves a usable variance: positive (> 1e-100, as the reference)
+// and finite (NaN fails both comparisons); the paper undoes the others. The new mean needs no
+// test of its own: it is non-finite only if v * g_m overflows or g_m is not finite, and then
+// g_m^2 is +inf or NaN, so the new variance is -inf or NaN and fails already.
 inline bool usable_update(const GaussianMoments& g) {
-  return g.variance > 1e-100 && g.variance < INFINITY && g.mean < INFINITY && g.mean > -INFINITY;
+  return g.variance > 1e-100 && g.variance < INFINITY;
 }
 
 // Eqs. 9-10: the Gamma on a precision matched in its first two moments, where Z1 and Z2 are Z
