@@ -242,12 +242,10 @@ double log_z(const std::vector<Layer>& layers, const double* x, double y, double
   return gaussian_log_z(y, out.mean, out.variance + noise_variance).value;
 }
 
-double log_z_with_gradients(const std::vector<Layer>& layers, const double* x, double y,
-                            double noise_variance, AdfWorkspace& ws, WeightGradients& out) {
-  const OutputMoments f = forward_with_cache(layers, x, ws);
-  const GaussianLogZ lz = gaussian_log_z(y, f.mean, f.variance + noise_variance);
-  ws.grad_a_mean.back()[0] = lz.d_mean;
-  ws.grad_a_var.back()[0] = lz.d_variance;
+namespace {
+
+// Reverse mode from the gradients already in ws.grad_a_*.back() to `out` (no update).
+void collect_gradients(const std::vector<Layer>& layers, AdfWorkspace& ws, WeightGradients& out) {
   out.d_mean.resize(layers.size());
   out.d_variance.resize(layers.size());
   for (size_t l = 0; l < layers.size(); ++l) {
@@ -262,40 +260,66 @@ double log_z_with_gradients(const std::vector<Layer>& layers, const double* x, d
     out.d_mean[l][j * layers[l].row_length() + k] = g_mean;
     out.d_variance[l][j * layers[l].row_length() + k] = g_var;
   });
+}
+
+}  // namespace
+
+double log_z_with_gradients(const std::vector<Layer>& layers, const double* x, double y,
+                            double noise_variance, AdfWorkspace& ws, WeightGradients& out) {
+  const OutputMoments f = forward_with_cache(layers, x, ws);
+  const GaussianLogZ lz = gaussian_log_z(y, f.mean, f.variance + noise_variance);
+  ws.grad_a_mean.back()[0] = lz.d_mean;
+  ws.grad_a_var.back()[0] = lz.d_variance;
+  collect_gradients(layers, ws, out);
   return lz.value;
 }
 
-AdfOutcome adf_update_loaded(Gamma& noise, const double* x, double y, AdfWorkspace& ws) {
-  const OutputMoments f = forward_loaded(x, ws);
-  const EvidenceTriple z = gaussian_evidence_triple(y, f.mean, f.variance, noise);
-  const GaussianLogZ lz = gaussian_log_z(y, f.mean, f.variance + noise.variance_estimate());
-  ws.grad_a_mean.back()[0] = lz.d_mean;
-  ws.grad_a_var.back()[0] = lz.d_variance;
+double log_z_with_gradients(const std::vector<Layer>& layers, const double* x, double target,
+                            Likelihood& likelihood, AdfWorkspace& ws, WeightGradients& out) {
+  forward_with_cache(layers, x, ws);
+  const double value = likelihood.log_z(ws.a_mean.back().data(), ws.a_var.back().data(), target,
+                                        ws.grad_a_mean.back().data(), ws.grad_a_var.back().data());
+  collect_gradients(layers, ws, out);
+  return value;
+}
 
+
+AdfOutcome adf_update_loaded(Likelihood& likelihood, const double* x, double target,
+                             AdfWorkspace& ws, WeightUpdate update) {
+  forward_loaded(x, ws);
+  const double* out_mean = ws.a_mean.back().data();
+  const double* out_var = ws.a_var.back().data();
   AdfOutcome outcome;
-  outcome.log_z = z.log_z;
+  outcome.log_z = likelihood.log_z(out_mean, out_var, target, ws.grad_a_mean.back().data(),
+                                   ws.grad_a_var.back().data());
   uint64_t rejected = 0;  // 64-bit like the double lanes' masks: the count vectorises cheaply
-  // Selects rather than branches, so the update loop vectorises. Pads always pass (0, 1).
-  backward(ws, [&](double& m, double& v, double g_mean, double g_var, size_t, size_t) {
-    const GaussianMoments next = gaussian_update(m, v, g_mean, g_var);
-    const bool usable = usable_update(next);
-    m = usable ? next.mean : m;
-    v = usable ? next.variance : v;
-    rejected += usable ? 0 : 1;
-  });
-  outcome.rejected_weights = static_cast<uint32_t>(rejected);
-  if (const std::optional<Gamma> next = gamma_update(noise, z.log_z, z.log_z1, z.log_z2)) {
-    noise = *next;
+  // Selects rather than branches, so the update loops vectorise. Pads always pass (0, 1).
+  if (update == WeightUpdate::mean_and_variance) {
+    backward(ws, [&](double& m, double& v, double g_mean, double g_var, size_t, size_t) {
+      const GaussianMoments next = gaussian_update(m, v, g_mean, g_var);
+      const bool usable = usable_update(next);
+      m = usable ? next.mean : m;
+      v = usable ? next.variance : v;
+      rejected += usable ? 0 : 1;
+    });
   } else {
-    outcome.noise_rejected = true;
+    backward(ws, [&](double& m, double& v, double g_mean, double, size_t, size_t) {
+      const double next = gaussian_update(m, v, g_mean, 0.0).mean;  // eq. 6 only
+      const bool usable = next < INFINITY && next > -INFINITY;
+      m = usable ? next : m;
+      rejected += usable ? 0 : 1;
+    });
   }
+  outcome.rejected_weights = static_cast<uint32_t>(rejected);
+  // The backward pass changed only weights: the output moments are still the update's.
+  likelihood.after_update(out_mean, out_var, target);
   return outcome;
 }
 
-AdfOutcome adf_update(std::vector<Layer>& layers, Gamma& noise, const double* x, double y,
-                      AdfWorkspace& ws) {
+AdfOutcome adf_update(std::vector<Layer>& layers, Likelihood& likelihood, const double* x,
+                      double target, AdfWorkspace& ws, WeightUpdate update) {
   ws.load(layers);
-  const AdfOutcome outcome = adf_update_loaded(noise, x, y, ws);
+  const AdfOutcome outcome = adf_update_loaded(likelihood, x, target, ws, update);
   ws.store(layers);
   return outcome;
 }

@@ -30,7 +30,9 @@ bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFact
   const GaussianMoments next =
       gaussian_update(cavity_mean, cavity_variance, lz.d_mean, lz.d_variance);
   const std::optional<Gamma> next_gamma = gamma_update(cavity_gamma, z.log_z, z.log_z1, z.log_z2);
-  if (!usable_update(next) || !next_gamma) return false;
+  // A prior Gamma with a <= 1 has no finite b/(a-1): every later cavity would be skipped and the
+  // model could not be exported. Such an update is refused like an improper cavity.
+  if (!usable_update(next) || !next_gamma || !(next_gamma->a > 1.0)) return false;
 
   // The new factor is the ratio of the new posterior and the cavity.
   factor.precision = 1.0 / next.variance - cavity_precision;

@@ -1,10 +1,14 @@
 #include "pbp/trainer/train.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 #include <numeric>
 #include <stdexcept>
 
 #include "pbp/trainer/adf.hpp"
+#include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
 
@@ -37,10 +41,10 @@ Standardisation fit_standardisation(const Dataset& data) {
 
 // Weight means eps / sqrt(n_in + 1) with eps ~ N(0, 1); variances b/(a-1) of the prior Gamma.
 std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& hidden,
-                                  const Gamma& prior, Random& random) {
+                                  uint32_t outputs, const Gamma& prior, Random& random) {
   std::vector<uint32_t> widths{inputs};
   widths.insert(widths.end(), hidden.begin(), hidden.end());
-  widths.push_back(1);
+  widths.push_back(outputs);
   std::vector<Layer> layers;
   for (size_t l = 0; l + 1 < widths.size(); ++l) {
     Layer layer;
@@ -57,6 +61,34 @@ std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& 
   return layers;
 }
 
+// Checks the targets against the task (binary 0/1, class indices, non-negative integer counts)
+// and returns the number of classes (multiclass) or 0.
+uint32_t check_targets(const Dataset& data, const TrainOptions& options) {
+  if (options.task == Task::regression) return 0;
+  uint32_t largest = 0;
+  for (size_t i = 0; i < data.rows; ++i) {
+    const double y = data.y[i];
+    const bool whole = y >= 0.0 && y == std::floor(y) && y < 4294967296.0;
+    const bool valid = options.task == Task::binary ? (y == 0.0 || y == 1.0) : whole;
+    if (!valid) {
+      throw std::invalid_argument("row " + std::to_string(i + 1) + ": target " +
+                                  std::to_string(y) + " is not a valid " +
+                                  (options.task == Task::binary       ? "binary label (0 or 1)"
+                                   : options.task == Task::multiclass ? "class index"
+                                                                      : "count"));
+    }
+    largest = std::max(largest, static_cast<uint32_t>(y));
+  }
+  if (options.task != Task::multiclass) return 0;
+  const uint32_t classes = options.classes ? options.classes : largest + 1;
+  if (largest >= classes) {
+    throw std::invalid_argument("class index " + std::to_string(largest) + " needs --classes > " +
+                                std::to_string(largest));
+  }
+  if (classes < 2) throw std::invalid_argument("multiclass training needs at least 2 classes");
+  return classes;
+}
+
 }  // namespace
 
 Model train(const Dataset& data, const TrainOptions& options, TrainReport* report) {
@@ -66,8 +98,16 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     if (width < 1) throw std::invalid_argument("hidden layer widths must be at least 1");
   }
 
+  const uint32_t classes = check_targets(data, options);
+  const uint32_t outputs = options.task == Task::multiclass ? classes : 1;
+
   Model model;
+  model.task = options.task;
   model.standardisation = fit_standardisation(data);
+  if (options.task != Task::regression) {  // labels and counts are modelled as they are
+    model.standardisation.target_mean = 0.0;
+    model.standardisation.target_std = 1.0;
+  }
   model.metadata.feature_names = data.feature_names;
   model.metadata.target_name = data.target_name;
   model.metadata.training_rows = data.rows;
@@ -83,10 +123,15 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   }
 
   Random random(options.seed);
-  model.layers =
-      initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, model.prior, random);
+  model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
+                                model.prior, random);
   PriorFactors factors = initial_prior_factors(model.layers, model.prior);
   AdfWorkspace workspace(model.layers);
+  // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
+  const std::unique_ptr<Likelihood> likelihood =
+      make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
+  const bool ebp = options.algorithm == Algorithm::ebp;
+  const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});
 
@@ -97,15 +142,17 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     // prior refinement and on_epoch see model.layers.
     for (size_t i : order) {
       const AdfOutcome outcome =
-          adf_update_loaded(model.noise, x.data() + i * data.inputs, y[i], workspace);
+          adf_update_loaded(*likelihood, x.data() + i * data.inputs, y[i], workspace, update);
       local.weight_updates_rejected += outcome.rejected_weights;
       ++local.updates;
     }
     workspace.store(model.layers);
-    const PriorRefinement refined = refine_prior(model.layers, model.prior, factors);
-    workspace.load(model.layers);
-    local.prior_factor_updates += refined.attempted;
-    local.prior_factor_skipped += refined.skipped;
+    if (!ebp) {  // EBP keeps the prior precision fixed
+      const PriorRefinement refined = refine_prior(model.layers, model.prior, factors);
+      workspace.load(model.layers);
+      local.prior_factor_updates += refined.attempted;
+      local.prior_factor_skipped += refined.skipped;
+    }
     if (options.on_epoch) options.on_epoch(epoch + 1, options.epochs, model);
   }
   if (report) *report = local;

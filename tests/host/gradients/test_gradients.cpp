@@ -139,6 +139,62 @@ TEST(Gradients, NetworkWithUnitsInTheSeriesBranch) {
   EXPECT_LE(a.worst_relative, 1e-6);
 }
 
+// A smooth stand-in likelihood over several outputs, so the reverse mode from more than one output
+// is checked independently of the real likelihoods (tests/host/likelihoods checks those).
+class QuadraticLikelihood final : public Likelihood {
+ public:
+  explicit QuadraticLikelihood(uint32_t outputs) : outputs_(outputs) {}
+  uint32_t outputs() const override { return outputs_; }
+  double log_z(const double* mean, const double* var, double target, double* d_mean,
+               double* d_var) override {
+    double value = 0.0;
+    for (uint32_t i = 0; i < outputs_; ++i) {
+      const double c = 0.3 * (i + 1) - target;
+      value += c * mean[i] - 0.25 * mean[i] * mean[i] - 0.4 * (i + 1) * var[i];
+      d_mean[i] = c - 0.5 * mean[i];
+      d_var[i] = -0.4 * (i + 1);
+    }
+    return value;
+  }
+
+ private:
+  uint32_t outputs_;
+};
+
+TEST(Gradients, SeveralOutputsMatchFiniteDifferences) {
+  Random random(14);
+  const std::vector<Layer> layers = random_network({3, 7, 5, 4}, random);
+  const double x[3] = {0.4, -1.1, 0.6};
+  QuadraticLikelihood likelihood(4);
+  AdfWorkspace ws(layers);
+  WeightGradients grads;
+  log_z_with_gradients(layers, x, 0.2, likelihood, ws, grads);
+  std::vector<Layer> probe = layers;
+  auto f = [&] {
+    forward_with_cache(probe, x, ws);
+    std::vector<double> dm(4), dv(4);
+    return likelihood.log_z(ws.a_mean.back().data(), ws.a_var.back().data(), 0.2, dm.data(),
+                            dv.data());
+  };
+  double worst = 0.0, largest = 0.0;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    for (double g : grads.d_mean[l]) largest = std::max(largest, std::abs(g));
+  }
+  for (size_t l = 0; l < layers.size(); ++l) {
+    for (size_t i = 0; i < layers[l].mean.size(); ++i) {
+      const double pairs[2][2] = {
+          {grads.d_mean[l][i], central_difference(probe[l].mean[i], f)},
+          {grads.d_variance[l][i], central_difference(probe[l].variance[i], f)}};
+      for (const auto& p : pairs) {
+        const double scale = std::max({std::abs(p[0]), std::abs(p[1]), 1e-5 * largest});
+        worst = std::max(worst, std::abs(p[0] - p[1]) / scale);
+      }
+    }
+  }
+  std::printf("4 outputs, 2 hidden layers: worst relative error %.3g\n", worst);
+  EXPECT_LE(worst, 1e-6);
+}
+
 // The Jacobian of (m_z, v_z) with respect to (m_a, v_a), checked directly where the moments are
 // tiny but representable, so the series branch's derivative is really exercised.
 TEST(Gradients, ReluJacobianOnBothSidesOfTheSeriesBranch) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "pbp/moments.hpp"
+#include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/model.hpp"
 #include "pbp/trainer/relu_jacobian.hpp"
 
@@ -75,16 +76,28 @@ double log_z(const std::vector<Layer>& layers, const double* x, double y, double
 struct AdfOutcome {
   double log_z = 0.0;
   uint32_t rejected_weights = 0;  // updates undone because the new variance was unusable
-  bool noise_rejected = false;    // the noise Gamma update was not a proper Gamma and was undone
 };
 
-// Incorporates the likelihood of one (standardised) data point: updates every weight by eqs. 6-7
-// (each only if its new variance is positive and finite) and the noise Gamma by eqs. 9-10.
-AdfOutcome adf_update(std::vector<Layer>& layers, Gamma& noise, const double* x, double y,
-                      AdfWorkspace& ws);
+// How a factor's Gaussian updates are applied: PBP moment-matches mean and variance (eqs. 6-7);
+// EBP, the ADF-extensions paper's baseline, updates the means only (eq. 6, variances fixed).
+enum class WeightUpdate { mean_and_variance, mean_only };
+
+// Incorporates one data point's likelihood: forward pass, log Z and its output gradients from
+// `likelihood`, reverse mode to every weight, eqs. 6-7 on each weight (applied only if the new
+// variance is positive and finite), then likelihood.after_update (the noise Gamma of eqs. 9-10
+// for regression). `target` as Likelihood::log_z takes it; x standardised.
+AdfOutcome adf_update(std::vector<Layer>& layers, Likelihood& likelihood, const double* x,
+                      double target, AdfWorkspace& ws,
+                      WeightUpdate update = WeightUpdate::mean_and_variance);
 
 // The same on the weights held in ws.weights (see AdfWorkspace::load/store): the training loop's
 // form, which copies no weights.
-AdfOutcome adf_update_loaded(Gamma& noise, const double* x, double y, AdfWorkspace& ws);
+AdfOutcome adf_update_loaded(Likelihood& likelihood, const double* x, double target,
+                             AdfWorkspace& ws,
+                             WeightUpdate update = WeightUpdate::mean_and_variance);
+
+// log Z of any likelihood and its gradients with respect to every weight (no update).
+double log_z_with_gradients(const std::vector<Layer>& layers, const double* x, double target,
+                            Likelihood& likelihood, AdfWorkspace& ws, WeightGradients& out);
 
 }  // namespace pbp::trainer

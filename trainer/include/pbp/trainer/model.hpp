@@ -7,7 +7,13 @@
 
 namespace pbp::trainer {
 
-enum class Task : uint32_t { regression = 0 };
+// What the network's outputs model (the ADF-extensions paper, Ghosh et al. 2016):
+//   regression: one output, Gaussian likelihood with a Gamma-distributed noise precision;
+//   binary:     one output, probit likelihood Phi(y z), y in {-1, +1} (CSV labels 0/1);
+//   multiclass: C outputs, softmax likelihood (CSV labels 0..C-1);
+//   count:      one output, Poisson likelihood with rate exp(z) (CSV labels 0, 1, 2, ...).
+// The numbers match the blob's task field (runtime/include/pbp/format.hpp).
+enum class Task : uint32_t { regression = 0, binary = 1, multiclass = 2, count = 3 };
 
 // Gamma(a, b) posterior on a precision (shape a, rate b).
 struct Gamma {
@@ -30,6 +36,7 @@ struct Layer {
 };
 
 // Standardisation fitted on the training set: x' = (x - mean) / std, y' = (y - mean) / std.
+// The target is standardised for regression only (other tasks keep mean 0, std 1).
 struct Standardisation {
   std::vector<double> input_mean;
   std::vector<double> input_std;  // a constant column gets std 1

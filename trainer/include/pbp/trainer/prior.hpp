@@ -27,7 +27,8 @@ PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma
 // Refines one factor: cavity, moment match of the cavity times N(w | 0, 1/lambda) with Z from
 // eq. 11, new factor. Updates the weight's (m, v) and the shared prior Gamma. Returns false (and
 // changes nothing) when the cavity is not a proper distribution: v_cav <= 0 or >= 1e6, b_cav <= 0
-// or a_cav <= 1, or when the matched moments are unusable.
+// or a_cav <= 1, or when the matched moments are unusable (a variance that is not positive and
+// finite, or a prior Gamma with a <= 1).
 bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor);
 
 struct PriorRefinement {

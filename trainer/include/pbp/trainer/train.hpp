@@ -9,10 +9,23 @@
 
 namespace pbp::trainer {
 
+// PBP learns means and variances of every weight and the prior precision; EBP (expectation
+// backpropagation, the paper's baseline) keeps the variances and the prior fixed.
+enum class Algorithm : uint32_t { pbp = 0, ebp = 1 };
+
+// How the multiclass softmax's log Z is approximated: the log bound (eqs. 14-15), or the
+// reparameterised stochastic estimate of its gradient with `samples` draws (eqs. 16-18).
+enum class SoftmaxApproximation : uint32_t { log_bound = 0, sampled = 1 };
+
 struct TrainOptions {
   std::vector<uint32_t> hidden{50};  // widths of the ReLU hidden layers
   uint32_t epochs = 40;
   uint64_t seed = 1;
+  Task task = Task::regression;
+  uint32_t classes = 0;  // multiclass: number of classes C; 0 = 1 + the largest label seen
+  Algorithm algorithm = Algorithm::pbp;
+  SoftmaxApproximation softmax = SoftmaxApproximation::log_bound;
+  uint32_t samples = 10;  // draws per update for SoftmaxApproximation::sampled
   // Called after every epoch with (epochs done, total); for progress bars and training curves.
   std::function<void(uint32_t, uint32_t, const Model&)> on_epoch;
 };

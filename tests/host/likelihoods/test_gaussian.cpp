@@ -1,0 +1,78 @@
+// The regression likelihood reproduces the ADF loop's own operations bit for bit, and
+// make_likelihood builds the class each task asks for.
+#include <gtest/gtest.h>
+
+#include "likelihoods/likelihoods.hpp"
+#include "pbp/trainer/moment_matching.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+TEST(GaussianLikelihood, ReproducesGaussianLogZAndTheGammaUpdate) {
+  Gamma noise{6.0, 6.0};
+  Gamma reference = noise;
+  GaussianLikelihood likelihood(noise);
+  Random random(4);
+  for (int i = 0; i < 1000; ++i) {
+    const double m = 2.0 * random.normal(), v = 0.01 + random.uniform(), y = random.normal();
+    double d_mean, d_var;
+    const double value = likelihood.log_z(&m, &v, y, &d_mean, &d_var);
+    // What adf_update_loaded did before the likelihood units existed.
+    const EvidenceTriple z = gaussian_evidence_triple(y, m, v, reference);
+    const GaussianLogZ lz = gaussian_log_z(y, m, v + reference.variance_estimate());
+    EXPECT_EQ(value, z.log_z);
+    EXPECT_EQ(value, lz.value);
+    EXPECT_EQ(d_mean, lz.d_mean);
+    EXPECT_EQ(d_var, lz.d_variance);
+    likelihood.after_update(&m, &v, y);
+    const std::optional<Gamma> next = gamma_update(reference, z.log_z, z.log_z1, z.log_z2);
+    if (next) reference = *next;
+    EXPECT_EQ(likelihood.noise_rejected(), !next);
+    ASSERT_EQ(noise.a, reference.a);
+    ASSERT_EQ(noise.b, reference.b);
+  }
+}
+
+TEST(GaussianLikelihood, KeepsTheGammaWhenTheMatchIsImproper) {
+  Gamma noise{1.5, 1e-300};  // b/(a-1) ~ 0: the matched Gamma degenerates
+  GaussianLikelihood likelihood(noise);
+  const double m = 0.0, v = 1e-300, y = 1e3;
+  likelihood.after_update(&m, &v, y);
+  if (likelihood.noise_rejected()) {
+    EXPECT_EQ(noise.a, 1.5);
+    EXPECT_EQ(noise.b, 1e-300);
+  }
+  EXPECT_GT(noise.a, 0.0);
+  EXPECT_GT(noise.b, 0.0);
+}
+
+TEST(MakeLikelihood, BuildsTheTasksLikelihood) {
+  Gamma noise;
+  TrainOptions options;
+  options.task = Task::regression;
+  EXPECT_NE(dynamic_cast<GaussianLikelihood*>(make_likelihood(options, 0, &noise, 1).get()),
+            nullptr);
+  EXPECT_THROW(make_likelihood(options, 0, nullptr, 1), std::invalid_argument);
+  options.task = Task::binary;
+  EXPECT_NE(dynamic_cast<ProbitLikelihood*>(make_likelihood(options, 2, nullptr, 1).get()),
+            nullptr);
+  options.task = Task::count;
+  EXPECT_NE(
+      dynamic_cast<NegativeBinomialLikelihood*>(make_likelihood(options, 0, nullptr, 1).get()),
+      nullptr);
+  options.task = Task::multiclass;
+  auto bound = make_likelihood(options, 4, nullptr, 1);
+  EXPECT_NE(dynamic_cast<SoftmaxLogBoundLikelihood*>(bound.get()), nullptr);
+  EXPECT_EQ(bound->outputs(), 4u);
+  options.softmax = SoftmaxApproximation::sampled;
+  options.samples = 12;
+  auto sampled = make_likelihood(options, 5, nullptr, 1);
+  auto* concrete = dynamic_cast<SoftmaxSampledLikelihood*>(sampled.get());
+  ASSERT_NE(concrete, nullptr);
+  EXPECT_EQ(concrete->outputs(), 5u);
+  EXPECT_EQ(concrete->sample_count(), 12u);
+  EXPECT_THROW(make_likelihood(options, 1, nullptr, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pbp::trainer

@@ -1,0 +1,146 @@
+// The two softmax approximations against log Z = log E[softmax_y(z)], z ~ N(m, diag v),
+// integrated on a fine grid in long double.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "likelihoods/likelihoods.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+// E[f(z)] for z ~ N(m, diag v) in 2 or 3 dimensions by the trapezoid rule on +-9 sd (spectrally
+// accurate for these smooth integrands): returns E[softmax_y], E[d softmax_y / dz_c] and
+// E[d softmax_y / dz_c (z_c - m_c)] / (2 v_c) (Stein: the d/dv_c of the expectation).
+struct Exact {
+  double log_z;
+  std::vector<double> d_mean, d_var;
+};
+
+Exact exact_softmax(const std::vector<double>& m, const std::vector<double>& v, uint32_t y) {
+  const size_t c = m.size();
+  constexpr int kHalf = 48;  // 97 nodes a dimension, step 0.1875 sd
+  constexpr long double kStep = 0.1875L;
+  std::vector<long double> weight(2 * kHalf + 1);
+  long double total = 0;
+  for (int i = -kHalf; i <= kHalf; ++i)
+    total += weight[i + kHalf] = std::exp(-0.5L * (i * kStep) * (i * kStep));
+  for (long double& w : weight) w /= total;
+  long double z_mean = 0;
+  std::vector<long double> g_mean(c, 0), g_var(c, 0), z(c), t(c);
+  const int count2 = 2 * kHalf + 1, count3 = c == 3 ? count2 : 1;
+  for (int i = 0; i < count2; ++i) {
+    for (int j = 0; j < count2; ++j) {
+      for (int k = 0; k < count3; ++k) {
+        const int node[3] = {i, j, k};
+        long double w = 1, largest = -INFINITY;
+        for (size_t d = 0; d < c; ++d) {
+          w *= weight[node[d]];
+          z[d] = m[d] + std::sqrt(static_cast<long double>(v[d])) * (node[d] - kHalf) * kStep;
+          largest = std::max(largest, z[d]);
+        }
+        long double sum = 0;
+        for (size_t d = 0; d < c; ++d) sum += t[d] = std::exp(z[d] - largest);
+        const long double p = t[y] / sum;
+        z_mean += w * p;
+        for (size_t d = 0; d < c; ++d) {
+          const long double dp = p * ((d == y ? 1.0L : 0.0L) - t[d] / sum);
+          g_mean[d] += w * dp;
+          g_var[d] += w * dp * (node[d] - kHalf) * kStep / (2 * std::sqrt((long double)v[d]));
+        }
+      }
+    }
+  }
+  Exact e{static_cast<double>(std::log(z_mean)), {}, {}};
+  for (size_t d = 0; d < c; ++d) {
+    e.d_mean.push_back(static_cast<double>(g_mean[d] / z_mean));
+    e.d_var.push_back(static_cast<double>(g_var[d] / z_mean));
+  }
+  return e;
+}
+
+struct Case {
+  std::vector<double> mean, var;
+};
+
+const std::vector<Case> kCases = {{{0.0, 0.0}, {1.0, 1.0}},
+                                  {{2.0, -1.0}, {0.1, 4.0}},
+                                  {{-3.0, 3.0}, {2.0, 0.5}},
+                                  {{0.5, -1.0, 1.0}, {1.0, 2.0, 0.5}},
+                                  {{0.0, 0.0, 0.0}, {0.01, 0.01, 0.01}},
+                                  {{-2.0, 4.0, 0.0}, {3.0, 1.0, 6.0}}};
+
+TEST(Softmax, LogBoundIsBelowTheTrueLogZ) {
+  for (const Case& c : kCases) {
+    const uint32_t classes = static_cast<uint32_t>(c.mean.size());
+    SoftmaxLogBoundLikelihood bound(classes);
+    for (uint32_t y = 0; y < classes; ++y) {
+      std::vector<double> d_mean(classes), d_var(classes);
+      const double lower = bound.log_z(c.mean.data(), c.var.data(), y, d_mean.data(), d_var.data());
+      const double truth = exact_softmax(c.mean, c.var, y).log_z;
+      EXPECT_LE(lower, truth + 1e-12) << "class " << y;
+      EXPECT_GT(lower, truth - 10.0);  // a bound, not nonsense
+    }
+  }
+}
+
+TEST(Softmax, LogBoundIsStableForLargeMeans) {
+  SoftmaxLogBoundLikelihood bound(3);
+  const double mean[3] = {800.0, -800.0, 0.0}, var[3] = {1e3, 1.0, 0.0};
+  double d_mean[3], d_var[3];
+  for (double y : {0.0, 1.0, 2.0}) {
+    const double value = bound.log_z(mean, var, y, d_mean, d_var);
+    EXPECT_TRUE(std::isfinite(value));
+    for (int c = 0; c < 3; ++c) EXPECT_TRUE(std::isfinite(d_mean[c]) && std::isfinite(d_var[c]));
+  }
+}
+
+TEST(Softmax, SampledEstimateConvergesToTheTruth) {
+  constexpr uint32_t kSamples = 40000;
+  for (const Case& c : kCases) {
+    const uint32_t classes = static_cast<uint32_t>(c.mean.size());
+    SoftmaxSampledLikelihood sampled(classes, kSamples, 3);
+    for (uint32_t y = 0; y < classes; ++y) {
+      std::vector<double> d_mean(classes), d_var(classes);
+      const double estimate =
+          sampled.log_z(c.mean.data(), c.var.data(), y, d_mean.data(), d_var.data());
+      const Exact truth = exact_softmax(c.mean, c.var, y);
+      EXPECT_NEAR(estimate, truth.log_z, 0.03) << "class " << y;
+      for (uint32_t d = 0; d < classes; ++d) {
+        EXPECT_NEAR(d_mean[d], truth.d_mean[d], 0.03) << "class " << y << " output " << d;
+        EXPECT_NEAR(d_var[d], truth.d_var[d], 0.03 + 0.05 * std::abs(truth.d_var[d]))
+            << "class " << y << " output " << d;
+      }
+    }
+  }
+}
+
+TEST(Softmax, SampledDrawsFreshSamplesUnlessFixed) {
+  SoftmaxSampledLikelihood sampled(3, 4, 5);
+  const double mean[3] = {0.1, 0.2, -0.3}, var[3] = {1.0, 1.0, 1.0};
+  double g[3], h[3];
+  const double first = sampled.log_z(mean, var, 1.0, g, h);
+  const std::vector<double> used = sampled.samples();
+  EXPECT_NE(first, sampled.log_z(mean, var, 1.0, g, h));
+  sampled.fix_samples(used);
+  EXPECT_EQ(first, sampled.log_z(mean, var, 1.0, g, h));
+  EXPECT_EQ(first, sampled.log_z(mean, var, 1.0, g, h));
+  EXPECT_THROW(sampled.fix_samples({1.0, 2.0}), std::invalid_argument);
+  // The same seed gives the same draws.
+  SoftmaxSampledLikelihood a(3, 4, 9), b(3, 4, 9);
+  EXPECT_EQ(a.log_z(mean, var, 0.0, g, h), b.log_z(mean, var, 0.0, g, h));
+}
+
+TEST(Softmax, SampledIsStableWhenZIsTiny) {
+  SoftmaxSampledLikelihood sampled(3, 8, 1);
+  const double mean[3] = {-900.0, 0.0, 900.0}, var[3] = {1e-300, 0.0, 1e4};
+  double g[3], h[3];
+  const double value = sampled.log_z(mean, var, 0.0, g, h);
+  EXPECT_TRUE(std::isfinite(value));
+  EXPECT_LT(value, -1000.0);
+  for (int c = 0; c < 3; ++c) EXPECT_TRUE(std::isfinite(g[c]) && std::isfinite(h[c])) << c;
+}
+
+}  // namespace
+}  // namespace pbp::trainer

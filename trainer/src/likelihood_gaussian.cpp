@@ -1,0 +1,22 @@
+#include "likelihoods/likelihoods.hpp"
+#include "pbp/trainer/moment_matching.hpp"
+
+namespace pbp::trainer {
+
+double GaussianLikelihood::log_z(const double* mean, const double* var, double target,
+                                 double* d_mean, double* d_var) {
+  // The Student-t evidence approximated by a Gaussian with the noise variance b/(a-1) (eq. 12).
+  const GaussianLogZ lz = gaussian_log_z(target, mean[0], var[0] + noise_->variance_estimate());
+  d_mean[0] = lz.d_mean;
+  d_var[0] = lz.d_variance;
+  return lz.value;
+}
+
+void GaussianLikelihood::after_update(const double* mean, const double* var, double target) {
+  const EvidenceTriple z = gaussian_evidence_triple(target, mean[0], var[0], *noise_);
+  const std::optional<Gamma> next = gamma_update(*noise_, z.log_z, z.log_z1, z.log_z2);
+  noise_rejected_ = !next;
+  if (next) *noise_ = *next;
+}
+
+}  // namespace pbp::trainer
