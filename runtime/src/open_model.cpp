@@ -19,12 +19,14 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   model->prior_a = format::load_f32(p + format::model_section::kPriorA);
   model->prior_b = format::load_f32(p + format::model_section::kPriorB);
 
-  if (model->task != static_cast<uint32_t>(format::Task::regression)) {
-    return PBP_ERR_UNSUPPORTED_TASK;
-  }
+  if (model->task > PBP_TASK_COUNT) return PBP_ERR_UNSUPPORTED_TASK;
   if (model->layer_count == 0 || model->layer_count > PBP_MAX_LAYERS) return PBP_ERR_LAYER_COUNT;
   if (model->input_count == 0 || model->input_count > PBP_MAX_UNITS) return PBP_ERR_UNIT_COUNT;
-  if (model->output_count != 1) return PBP_ERR_OUTPUT_COUNT;
+  const bool multiclass = model->task == PBP_TASK_MULTICLASS;
+  if (multiclass ? model->output_count < 2 || model->output_count > PBP_MAX_CLASSES
+                 : model->output_count != 1) {
+    return PBP_ERR_OUTPUT_COUNT;
+  }
   const float gammas[4] = {model->noise_a, model->noise_b, model->prior_a, model->prior_b};
   const pbp_status status = check_finite(gammas, 4);
   if (status != PBP_OK) return status;

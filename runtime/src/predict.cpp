@@ -1,57 +1,24 @@
 // pbp_predict: standardise the input, run the forward moment pass (moments.hpp), and turn the
 // output moments into a prediction in target units with a central interval.
 #include "blob_view.hpp"
-#include "pbp/moments.hpp"
-
-namespace pbp::detail {
-namespace {
-
-pbp_status check_arguments(const pbp_model* model, const float* input, uint32_t input_count,
-                           float probability, void* workspace, size_t workspace_bytes,
-                           const pbp_prediction* result) {
-  if (model == nullptr || input == nullptr || workspace == nullptr || result == nullptr) {
-    return PBP_ERR_NULL_ARGUMENT;
-  }
-  if (model->open_marker != kOpenMarker) return PBP_ERR_MODEL_NOT_OPEN;
-  if (input_count != model->input_count) return PBP_ERR_INPUT_WIDTH;
-  if (!(probability > 0.0f && probability < 1.0f)) return PBP_ERR_BAD_PROBABILITY;
-  if (reinterpret_cast<uintptr_t>(workspace) % alignof(float) != 0) {
-    return PBP_ERR_MISALIGNED_POINTER;
-  }
-  if (workspace_bytes < model->workspace_bytes) return PBP_ERR_WORKSPACE_TOO_SMALL;
-  for (uint32_t i = 0; i < input_count; ++i) {
-    if (!math::is_finite(input[i])) return PBP_ERR_NONFINITE_INPUT;
-  }
-  return PBP_OK;
-}
-
-}  // namespace
-}  // namespace pbp::detail
+#include "forward_pass.hpp"
+#include "pbp/math.hpp"
 
 extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, uint32_t input_count,
                                   float probability, void* workspace, size_t workspace_bytes,
                                   pbp_prediction* result) {
   using namespace pbp;
-  const pbp_status status = detail::check_arguments(model, input, input_count, probability,
-                                                    workspace, workspace_bytes, result);
+  // Regression only: other tasks have several outputs or another meaning (pbp_predict_classes,
+  // pbp_predict_count), and the single mean/variance below must match output_count == 1.
+  const pbp_status status = detail::check_prediction_arguments(
+      model, detail::task_bit(PBP_TASK_REGRESSION), input, input_count, workspace, workspace_bytes);
   if (status != PBP_OK) return status;
+  if (result == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  if (!(probability > 0.0f && probability < 1.0f)) return PBP_ERR_BAD_PROBABILITY;
 
-  // Workspace: [standardised input | network_workspace_elements(max_width)].
-  float* standardised = static_cast<float*>(workspace);
-  float* network_workspace = standardised + model->input_count;
-  for (uint32_t i = 0; i < input_count; ++i) {
-    standardised[i] = (input[i] - model->input_mean[i]) / model->input_std[i];
-  }
-  // Pointer views only: the weights are read in place from the blob.
-  LayerWeights<float> layers[PBP_MAX_LAYERS];
-  for (uint32_t l = 0; l < model->layer_count; ++l) {
-    const pbp_layer& layer = model->layers[l];
-    layers[l] = LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs};
-  }
   float mean = 0.0f;
   float variance = 0.0f;
-  network_moments<float>(layers, model->layer_count, standardised, network_workspace,
-                         model->max_width, &mean, &variance);
+  detail::forward_pass(model, input, workspace, &mean, &variance);
 
   const float target_variance = model->target_std * model->target_std;
   pbp_prediction p;

@@ -47,6 +47,9 @@ constexpr StatusText kStatusTexts[PBP_STATUS_COUNT] = {
     {"PBP_ERR_WORKSPACE_TOO_SMALL", "workspace is smaller than the model needs"},
     {"PBP_ERR_NONFINITE_OUTPUT", "the prediction overflowed to NaN or infinity"},
     {"PBP_ERR_INDEX_OUT_OF_RANGE", "index out of range"},
+    {"PBP_ERR_WRONG_TASK", "this predict function is not for the model's task"},
+    {"PBP_ERR_OUTPUT_CAPACITY", "output buffer is shorter than the class count"},
+    {"PBP_ERR_COUNT_STEPS", "count interval needs more than PBP_COUNT_MAX_STEPS terms"},
 };
 
 const StatusText* find(pbp_status status) {

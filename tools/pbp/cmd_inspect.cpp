@@ -53,6 +53,20 @@ std::string text(const pbp_string& s) {
   return std::string(s.data ? s.data : "", s.length);
 }
 
+// The blob's task field (PBP_TASK_*; pbp_open accepts no other value).
+const char* task_name(uint32_t task) {
+  switch (task) {
+    case PBP_TASK_BINARY:
+      return "binary";
+    case PBP_TASK_MULTICLASS:
+      return "multiclass";
+    case PBP_TASK_COUNT:
+      return "count";
+    default:
+      return "regression";
+  }
+}
+
 std::string float_list(const float* values, size_t count) {
   std::string out = "[";
   for (size_t i = 0; i < count; ++i) out += (i ? ", " : "") + float_text(values[i]);
@@ -142,7 +156,7 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add("size", m.blob_size)
       .add_raw("crc32", json_string(crc))
       .add_raw("sections", sections_json(m))
-      .add_raw("task", json_string("regression"))
+      .add_raw("task", json_string(task_name(m.task)))
       .add("input_count", m.input_count)
       .add("output_count", m.output_count)
       .add("weight_count", m.weight_count)
@@ -162,7 +176,8 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   const pbp_model& m = model.view();
   std::printf("%s: pbp model blob, format v%u, %u bytes, CRC-32 0x%08x (ok)\n", path.c_str(),
               fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
-  std::printf("task:       regression, %u inputs, %u output\n", m.input_count, m.output_count);
+  std::printf("task:       %s, %u inputs, %u output%s\n", task_name(m.task), m.input_count,
+              m.output_count, m.output_count == 1 ? "" : "s");
   std::printf("layers:     %u\n", m.layer_count);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     std::printf("  %u: %u -> %u %s\n", l, m.layers[l].inputs, m.layers[l].outputs,

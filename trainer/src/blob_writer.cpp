@@ -46,7 +46,9 @@ float to_float(double value, const char* what) {
 }
 
 void check_model(const Model& model) {
-  if (model.task != Task::regression) throw std::invalid_argument("write_blob: unsupported task");
+  if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT) {
+    throw std::invalid_argument("write_blob: unsupported task");
+  }
   if (model.layers.empty() || model.layers.size() > PBP_MAX_LAYERS) {
     throw std::invalid_argument("write_blob: layer count must be 1.." +
                                 std::to_string(PBP_MAX_LAYERS));
@@ -64,8 +66,14 @@ void check_model(const Model& model) {
     }
     expected_inputs = layer.outputs;
   }
-  if (model.output_count() != 1)
-    throw std::invalid_argument("write_blob: regression needs 1 output");
+  if (model.task == Task::multiclass) {
+    if (model.output_count() < 2 || model.output_count() > PBP_MAX_CLASSES) {
+      throw std::invalid_argument("write_blob: multiclass needs 2.." +
+                                  std::to_string(PBP_MAX_CLASSES) + " outputs (one per class)");
+    }
+  } else if (model.output_count() != 1) {
+    throw std::invalid_argument("write_blob: regression, binary and count need 1 output");
+  }
   const Standardisation& s = model.standardisation;
   if (s.input_mean.size() != model.input_count() || s.input_std.size() != model.input_count()) {
     throw std::invalid_argument("write_blob: standardisation does not match the input count");

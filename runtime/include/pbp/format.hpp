@@ -54,7 +54,7 @@ inline constexpr uint32_t kMinimumBlobSize = header::kSize + section_entry::kSiz
 namespace model_section {
 inline constexpr uint32_t kTask = 0;         // u32, Task
 inline constexpr uint32_t kInputCount = 4;   // u32, 1 .. PBP_MAX_UNITS
-inline constexpr uint32_t kOutputCount = 8;  // u32, regression: 1
+inline constexpr uint32_t kOutputCount = 8;  // u32, multiclass: 2 .. PBP_MAX_CLASSES, else 1
 inline constexpr uint32_t kLayerCount = 12;  // u32, 1 .. PBP_MAX_LAYERS
 inline constexpr uint32_t kNoiseA = 16;      // f32 > 1: Gamma on the noise precision
 inline constexpr uint32_t kNoiseB = 20;      // f32 > 0

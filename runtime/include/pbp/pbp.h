@@ -30,6 +30,11 @@ extern "C" {
 #define PBP_MAX_LAYERS 16u   /* dense layers, hidden + output */
 #define PBP_MAX_UNITS 65535u /* inputs, and the outputs of any layer */
 #define PBP_MAX_SECTIONS 16u /* entries in the section table */
+#define PBP_MAX_CLASSES 64u  /* outputs of a multiclass model (2 .. PBP_MAX_CLASSES) */
+
+/* pbp_predict_count computes its interval from the negative-binomial CDF, one pmf term per count
+ * from 0 up to the upper bound: at most this many terms (PBP_ERR_COUNT_STEPS beyond). */
+#define PBP_COUNT_MAX_STEPS 16384u
 
 /* Workspace of one prediction, in floats: the standardised input vector plus two mean/variance
  * pairs of the widest layer (network_workspace_elements in moments.hpp). `max_inputs` and
@@ -62,10 +67,10 @@ typedef enum pbp_status {
   PBP_ERR_MISSING_SECTION = 14, /* model, layers, standardisation or tensor data missing */
   PBP_ERR_SECTION_SIZE = 15,    /* a known section has the wrong length */
   /* Model description. */
-  PBP_ERR_UNSUPPORTED_TASK = 16, /* task is not regression (later tasks need a newer reader) */
+  PBP_ERR_UNSUPPORTED_TASK = 16, /* task is not one of PBP_TASK_* (0 .. 3) */
   PBP_ERR_LAYER_COUNT = 17,      /* 0 or > PBP_MAX_LAYERS layers */
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
-  PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (regression: 1) */
+  PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
   PBP_ERR_LAYER_SHAPE = 20,      /* layers do not chain from the inputs to the outputs */
   PBP_ERR_ACTIVATION = 21,       /* not ReLU on every hidden layer and linear on the last */
   /* Tensors. */
@@ -87,14 +92,21 @@ typedef enum pbp_status {
   PBP_ERR_WORKSPACE_TOO_SMALL = 35, /* fewer bytes than pbp_model.workspace_bytes */
   PBP_ERR_NONFINITE_OUTPUT = 36,    /* the prediction overflowed (extreme input or weights) */
   PBP_ERR_INDEX_OUT_OF_RANGE = 37,  /* a feature index >= the model's input count */
+  PBP_ERR_WRONG_TASK = 38,          /* predict function not for the model's task (PBP_TASK_*) */
+  PBP_ERR_OUTPUT_CAPACITY = 39,     /* probabilities buffer shorter than the class count */
+  PBP_ERR_COUNT_STEPS = 40,         /* count interval needs > PBP_COUNT_MAX_STEPS pmf terms */
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi). */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_STATUS_COUNT 38
+#define PBP_STATUS_COUNT 41
 
-/* Tasks (format field). Only regression is supported by this reader. */
-#define PBP_TASK_REGRESSION 0u
+/* Tasks (format field) and the output count each needs, with the predict function for it.
+ * Calling another predict function returns PBP_ERR_WRONG_TASK. */
+#define PBP_TASK_REGRESSION 0u /* 1 output, Gaussian predictive: pbp_predict */
+#define PBP_TASK_BINARY 1u     /* 1 output, probit: pbp_predict_classes (2 classes) */
+#define PBP_TASK_MULTICLASS 2u /* 2 .. PBP_MAX_CLASSES outputs, softmax: pbp_predict_classes */
+#define PBP_TASK_COUNT 3u      /* 1 output, Poisson rate e^z: pbp_predict_count */
 
 /* Activations (format field). */
 #define PBP_ACTIVATION_LINEAR 0u
@@ -122,7 +134,7 @@ typedef struct pbp_model {
   uint32_t blob_size;
   uint32_t task;         /* PBP_TASK_* */
   uint32_t input_count;  /* 1 .. PBP_MAX_UNITS */
-  uint32_t output_count; /* regression: 1 */
+  uint32_t output_count; /* multiclass: the class count (2 .. PBP_MAX_CLASSES); else 1 */
   uint32_t layer_count;  /* 1 .. PBP_MAX_LAYERS */
   uint32_t max_width;    /* largest layer width */
   uint32_t weight_count; /* sum over layers of outputs * (inputs + 1) */
@@ -155,18 +167,63 @@ typedef struct pbp_prediction {
   float upper;
 } pbp_prediction;
 
+/* A classification (binary or multiclass model), from the output moments (nu_c, psi_c) of one
+ * deterministic forward pass; see runtime/include/pbp/outputs.hpp for the formulas. */
+typedef struct pbp_class_result {
+  uint32_t class_count;     /* binary: 2 (class 1 is the positive label); multiclass: C */
+  uint32_t predicted_class; /* index of the largest probability (lowest index on ties) */
+  float confidence;         /* that probability, in [1 / class_count, 1] */
+  float entropy;            /* predictive entropy -sum p log p in nats, in [0, log class_count] */
+} pbp_class_result;
+
+/* A count prediction: the negative-binomial predictive NB(mean e^nu, scale psi) of the
+ * ADF-extensions paper (Ghosh et al. 2016). Integer-valued fields are held as floats (exact up
+ * to 2^24); mode can exceed any integer type when e^nu is huge. */
+typedef struct pbp_count_result {
+  float mean;     /* e^nu */
+  float variance; /* e^nu (1 + psi e^nu) */
+  float mode;     /* floor((1 - psi) e^nu) if psi < 1, else 0 */
+  float lower;    /* central interval holding at least `probability`: the smallest k with */
+  float upper;    /* CDF(k) >= (1 - p) / 2, and the smallest k with CDF(k) >= (1 + p) / 2 */
+} pbp_count_result;
+
 /* Validates `blob` (all of it: see SECURITY.md) and fills `model` with pointers into it. Copies
  * nothing: the blob must stay in place while the model is used. `blob` must be 4-byte aligned;
  * `size` must be exactly the blob's total size. Any bytes are safe to pass. */
 pbp_status pbp_open(pbp_model* model, const void* blob, size_t size);
 
 /* Predicts for one input row `input[0 .. input_count)` (raw, unstandardised units; must equal
- * model->input_count, all finite). `probability` in (0, 1) sets the central interval.
- * `workspace`: 4-byte aligned, at least model->workspace_bytes bytes; its contents are
- * overwritten. On any error `result` is left untouched. */
+ * model->input_count, all finite). `probability` in (0, 1) sets the central interval. For
+ * regression models; the other tasks have their own functions below. `workspace`: 4-byte
+ * aligned, at least model->workspace_bytes bytes; its contents are overwritten. On any error
+ * `result` is left untouched. */
 pbp_status pbp_predict(const pbp_model* model, const float* input, uint32_t input_count,
                        float probability, void* workspace, size_t workspace_bytes,
                        pbp_prediction* result);
+
+/* Class probabilities of a binary or multiclass model for one input row (same input and
+ * workspace rules as pbp_predict). `probabilities` receives result->class_count values (binary:
+ * {p(y = 0), p(y = 1)}) and must hold at least that many (`capacity`); it may be NULL with
+ * capacity 0 when only `result` is wanted. Binary: p(y = 1) = Phi(nu / sqrt(1 + psi)), exact for
+ * the probit likelihood. Multiclass: a closed-form mean-field approximation of E[softmax(z)],
+ * z ~ N(nu, diag psi) (outputs.hpp), O(C^2) exponentials. Stack: 8 * PBP_MAX_CLASSES bytes for
+ * the output moments besides what pbp_predict uses. Errors: PBP_ERR_WRONG_TASK for a regression
+ * or count model, PBP_ERR_OUTPUT_CAPACITY, and those of pbp_predict; on any error nothing is
+ * written. */
+pbp_status pbp_predict_classes(const pbp_model* model, const float* input, uint32_t input_count,
+                               void* workspace, size_t workspace_bytes, float* probabilities,
+                               uint32_t capacity, pbp_class_result* result);
+
+/* Count prediction of a count model for one input row (same input and workspace rules as
+ * pbp_predict); `probability` in (0, 1) sets the central interval. Mean, variance and mode are
+ * closed forms; the interval walks the NB pmf from 0 (at most PBP_COUNT_MAX_STEPS terms, so e^nu
+ * up to roughly PBP_COUNT_MAX_STEPS minus a few standard deviations). Errors: PBP_ERR_WRONG_TASK
+ * for other tasks, PBP_ERR_NONFINITE_OUTPUT when e^nu or the variance overflows float,
+ * PBP_ERR_COUNT_STEPS when the interval needs more terms, and those of pbp_predict; on any error
+ * `result` is left untouched. */
+pbp_status pbp_predict_count(const pbp_model* model, const float* input, uint32_t input_count,
+                             float probability, void* workspace, size_t workspace_bytes,
+                             pbp_count_result* result);
 
 /* The name of input column `index` (< model->feature_name_count) from the metadata. */
 pbp_status pbp_feature_name(const pbp_model* model, uint32_t index, pbp_string* name);

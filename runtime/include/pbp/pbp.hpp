@@ -15,6 +15,8 @@ namespace pbp {
 
 using Status = pbp_status;
 using Prediction = pbp_prediction;
+using ClassResult = pbp_class_result;
+using CountResult = pbp_count_result;
 
 inline const char* status_name(Status status) {
   return pbp_status_name(status);
@@ -41,6 +43,7 @@ class Model {
   Status open(const void* blob, size_t size) { return pbp_open(&model_, blob, size); }
   bool is_open() const { return model_.open_marker != 0; }
 
+  uint32_t task() const { return model_.task; }  // PBP_TASK_*
   uint32_t input_count() const { return model_.input_count; }
   uint32_t output_count() const { return model_.output_count; }
   uint32_t layer_count() const { return model_.layer_count; }
@@ -59,6 +62,35 @@ class Model {
   Status predict(const float* input, uint32_t input_count, float probability,
                  Workspace<MaxInputs, MaxWidth>& workspace, Prediction* result) const {
     return predict(input, input_count, probability, workspace.data(), workspace.size(), result);
+  }
+
+  // Binary and multiclass models (see pbp_predict_classes): `probabilities` holds `capacity`
+  // floats (class_count are written), or is null with capacity 0.
+  Status predict_classes(const float* input, uint32_t input_count, void* workspace,
+                         size_t workspace_bytes, float* probabilities, uint32_t capacity,
+                         ClassResult* result) const {
+    return pbp_predict_classes(&model_, input, input_count, workspace, workspace_bytes,
+                               probabilities, capacity, result);
+  }
+  template <uint32_t MaxInputs, uint32_t MaxWidth>
+  Status predict_classes(const float* input, uint32_t input_count,
+                         Workspace<MaxInputs, MaxWidth>& workspace, float* probabilities,
+                         uint32_t capacity, ClassResult* result) const {
+    return predict_classes(input, input_count, workspace.data(), workspace.size(), probabilities,
+                           capacity, result);
+  }
+
+  // Count models (see pbp_predict_count): `probability` in (0, 1) sets the interval.
+  Status predict_count(const float* input, uint32_t input_count, float probability, void* workspace,
+                       size_t workspace_bytes, CountResult* result) const {
+    return pbp_predict_count(&model_, input, input_count, probability, workspace, workspace_bytes,
+                             result);
+  }
+  template <uint32_t MaxInputs, uint32_t MaxWidth>
+  Status predict_count(const float* input, uint32_t input_count, float probability,
+                       Workspace<MaxInputs, MaxWidth>& workspace, CountResult* result) const {
+    return predict_count(input, input_count, probability, workspace.data(), workspace.size(),
+                         result);
   }
 
   Status feature_name(uint32_t index, pbp_string* name) const {

@@ -119,8 +119,26 @@ PBP_TEST(section_entries) {
 
 PBP_TEST(model_description) {
   EditableBlob& blob = pbp_test::tiny_copy();
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), 1);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_COUNT + 1);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), 0xFFFFFFFFu);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);
+  const uint32_t one_output_tasks[] = {PBP_TASK_BINARY, PBP_TASK_COUNT};
+  for (uint32_t task : one_output_tasks) {
+    set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), task);
+    EXPECT_STATUS(open_resealed(blob), PBP_OK);  // the tiny blob's single output fits
+    set_u32(model_field(blob, fmt::model_section::kOutputCount), 2);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_OUTPUT_COUNT);
+  }
+  const uint32_t bad_class_counts[] = {0, 1, PBP_MAX_CLASSES + 1};
+  for (uint32_t classes : bad_class_counts) {
+    set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_MULTICLASS);
+    set_u32(model_field(blob, fmt::model_section::kOutputCount), classes);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_OUTPUT_COUNT);
+  }
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_MULTICLASS);
+  set_u32(model_field(blob, fmt::model_section::kOutputCount), 2);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_SHAPE);  // the last layer has 1 output
   set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLayerCount), 0);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_COUNT);
   set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLayerCount), PBP_MAX_LAYERS + 1);
@@ -273,6 +291,54 @@ PBP_TEST(prediction_arguments) {
   blob.bytes[0] = 0;
   EXPECT_STATUS(pbp_open(&model, blob.bytes, blob.size), PBP_ERR_BAD_MAGIC);
   EXPECT_STATUS(pbp_predict(&model, x, 2, 0.9f, workspace, bytes, &p), PBP_ERR_MODEL_NOT_OPEN);
+}
+
+// The task-specific predict functions on the tiny blob with its task field edited.
+PBP_TEST(task_prediction_arguments) {
+  static float workspace[PBP_WORKSPACE_FLOATS(2, 3)];
+  const size_t bytes = sizeof workspace;
+  const float x[2] = {0.5f, 1.0f};
+  pbp_model model;
+  pbp_class_result classes;
+  pbp_count_result count;
+  float probabilities[2];
+  EditableBlob& blob = pbp_test::tiny_copy();  // regression
+  PBP_CHECK_EQ(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 2, &classes),
+                PBP_ERR_WRONG_TASK);
+  EXPECT_STATUS(pbp_predict_count(&model, x, 2, 0.9f, workspace, bytes, &count),
+                PBP_ERR_WRONG_TASK);
+
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_BINARY);
+  PBP_CHECK_EQ(open_resealed(blob), PBP_OK);
+  PBP_CHECK_EQ(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 2, &classes),
+                PBP_OK);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, nullptr, 0, &classes), PBP_OK);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 1, &classes),
+                PBP_ERR_OUTPUT_CAPACITY);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, nullptr, 2, &classes),
+                PBP_ERR_NULL_ARGUMENT);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 2, nullptr),
+                PBP_ERR_NULL_ARGUMENT);
+  EXPECT_STATUS(pbp_predict_count(&model, x, 2, 0.9f, workspace, bytes, &count),
+                PBP_ERR_WRONG_TASK);
+
+  // Count, with the output bias raised so that e^nu is far above PBP_COUNT_MAX_STEPS.
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_COUNT);
+  set_f32(
+      pbp_test::tensor_element(blob, pbp_test::layer_record(blob, 1) + fmt::layer_record::kMean, 3),
+      30.0f);
+  PBP_CHECK_EQ(open_resealed(blob), PBP_OK);
+  PBP_CHECK_EQ(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  EXPECT_STATUS(pbp_predict_count(&model, x, 2, 0.9f, workspace, bytes, &count),
+                PBP_ERR_COUNT_STEPS);
+  EXPECT_STATUS(pbp_predict_count(&model, x, 2, 0.0f, workspace, bytes, &count),
+                PBP_ERR_BAD_PROBABILITY);
+  EXPECT_STATUS(pbp_predict_count(&model, x, 1, 0.9f, workspace, bytes, &count),
+                PBP_ERR_INPUT_WIDTH);
+  EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 2, &classes),
+                PBP_ERR_WRONG_TASK);
 }
 
 PBP_TEST(every_status_code_was_reached) {

@@ -1,0 +1,90 @@
+// pbp_predict_classes and pbp_predict_count: the forward pass (forward_pass.hpp), then the task's
+// predictive distribution from the output moments (outputs.hpp).
+#include "forward_pass.hpp"
+#include "pbp/math.hpp"
+#include "pbp/outputs.hpp"
+
+namespace {
+
+bool all_finite(const float* values, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!pbp::math::is_finite(values[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" pbp_status pbp_predict_classes(const pbp_model* model, const float* input,
+                                          uint32_t input_count, void* workspace,
+                                          size_t workspace_bytes, float* probabilities,
+                                          uint32_t capacity, pbp_class_result* result) {
+  using namespace pbp;
+  if (result == nullptr || (probabilities == nullptr && capacity != 0)) {
+    return PBP_ERR_NULL_ARGUMENT;
+  }
+  const uint32_t tasks = detail::task_bit(PBP_TASK_BINARY) | detail::task_bit(PBP_TASK_MULTICLASS);
+  const pbp_status status = detail::check_prediction_arguments(model, tasks, input, input_count,
+                                                               workspace, workspace_bytes);
+  if (status != PBP_OK) return status;
+  const bool binary = model->task == PBP_TASK_BINARY;
+  const uint32_t classes = binary ? 2u : model->output_count;
+  if (probabilities != nullptr && capacity < classes) return PBP_ERR_OUTPUT_CAPACITY;
+
+  // pbp_open bounds output_count by PBP_MAX_CLASSES (binary: 1).
+  float nu[PBP_MAX_CLASSES];
+  float psi[PBP_MAX_CLASSES];
+  detail::forward_pass(model, input, workspace, nu, psi);
+  if (!all_finite(nu, model->output_count) || !all_finite(psi, model->output_count)) {
+    return PBP_ERR_NONFINITE_OUTPUT;
+  }
+  // The workspace is free again and holds input_count + 4 max_width >= 1 + 4 classes floats.
+  float* p = static_cast<float*>(workspace);
+  if (binary) {
+    const outputs::BinaryProbabilities<float> b = outputs::binary_probabilities(nu[0], psi[0]);
+    p[0] = b.negative;
+    p[1] = b.positive;
+  } else {
+    outputs::softmax_probabilities(nu, psi, classes, p);
+  }
+  if (!all_finite(p, classes)) return PBP_ERR_NONFINITE_OUTPUT;
+  pbp_class_result r;
+  r.class_count = classes;
+  r.predicted_class = outputs::argmax(p, classes);
+  r.confidence = p[r.predicted_class];
+  r.entropy = outputs::entropy(p, classes);
+  if (probabilities != nullptr) {
+    for (uint32_t c = 0; c < classes; ++c) probabilities[c] = p[c];
+  }
+  *result = r;
+  return PBP_OK;
+}
+
+extern "C" pbp_status pbp_predict_count(const pbp_model* model, const float* input,
+                                        uint32_t input_count, float probability, void* workspace,
+                                        size_t workspace_bytes, pbp_count_result* result) {
+  using namespace pbp;
+  if (result == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  const pbp_status status = detail::check_prediction_arguments(
+      model, detail::task_bit(PBP_TASK_COUNT), input, input_count, workspace, workspace_bytes);
+  if (status != PBP_OK) return status;
+  if (!(probability > 0.0f && probability < 1.0f)) return PBP_ERR_BAD_PROBABILITY;
+
+  float nu = 0.0f;
+  float psi = 0.0f;
+  detail::forward_pass(model, input, workspace, &nu, &psi);
+  if (!math::is_finite(nu) || !math::is_finite(psi)) return PBP_ERR_NONFINITE_OUTPUT;
+  const outputs::CountMoments<float> m = outputs::count_moments(nu, psi);
+  if (!math::is_finite(m.mean) || !math::is_finite(m.variance)) return PBP_ERR_NONFINITE_OUTPUT;
+  const outputs::CountInterval<float> interval =
+      outputs::count_interval(m.mean, psi, probability, PBP_COUNT_MAX_STEPS);
+  if (!interval.complete) return PBP_ERR_COUNT_STEPS;
+  pbp_count_result r;
+  r.mean = m.mean;
+  r.variance = m.variance;
+  r.mode = m.mode;
+  r.lower = interval.lower;
+  r.upper = interval.upper;
+  *result = r;
+  return PBP_OK;
+}
