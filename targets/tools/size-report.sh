@@ -10,10 +10,68 @@
 # set by the target toolchain files); "dynamic"/"bounded" mark frames whose size is not static.
 # Worst-case stack depth also needs the call graph: see the [board ...] line each bare-metal test
 # prints (measured high-water mark of the whole test program).
+#
+#   targets/tools/size-report.sh --os [preset...]  (default: every line of targets/presets.txt)
+#
+# The footprint a firmware sees, at -Os: configures and builds build/size-<preset> (MinSizeRel,
+# -ffunction-sections -fdata-sections -fcallgraph-info=su, --gc-sections), then reports per target
+# (targets/tools/footprint.py) text/rodata/data/bss of libpbp_runtime.a alone (no libc, no model),
+# its largest symbols, what the boston_on_device example really links of it, the worst-case stack
+# of pbp_open and pbp_predict along the static call graph, on Cortex-M also measured by stack
+# painting (example_boston_on_device_stack), allocator references (zero heap), and the example
+# model's workspace. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
+# predict stack <= 512 bytes, zero heap). Takes a few minutes (-j2 builds).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+
+if [ "${1:-}" = "--os" ]; then
+  shift
+  presets=("$@")
+  if [ ${#presets[@]} -eq 0 ]; then
+    while read -r p; do
+      [ -z "$p" ] || [[ "$p" == \#* ]] && continue
+      presets+=("$p")
+    done < "$root/targets/presets.txt"
+  fi
+  flags="-Os -DNDEBUG -ffunction-sections -fdata-sections -fcallgraph-info=su"
+  summary=()
+  for preset in "${presets[@]}"; do
+    dir="$root/build/size-$preset"
+    echo "=== $preset at -Os (build/size-$preset)"
+    cmake -S "$root" -B "$dir" --toolchain "$root/targets/toolchains/$preset.cmake" \
+      -DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_BUILD_HOST_TOOLS=OFF \
+      "-DCMAKE_C_FLAGS_MINSIZEREL=$flags" "-DCMAKE_CXX_FLAGS_MINSIZEREL=$flags" \
+      -DCMAKE_EXE_LINKER_FLAGS_MINSIZEREL=-Wl,--gc-sections >/dev/null
+    targets=(pbp_runtime example_boston_on_device)
+    bare_metal=0
+    grep -q '^PBP_BOARD' "$dir/CMakeCache.txt" 2>/dev/null && bare_metal=1
+    grep -q 'arm-none-eabi' "$dir/CMakeCache.txt" && bare_metal=1
+    [ $bare_metal = 1 ] && targets+=(example_boston_on_device_stack)
+    cmake --build "$dir" -j2 --target "${targets[@]}" >/dev/null
+    size_tool=$(sed -n 's/^PBP_TARGET_SIZE:INTERNAL=//p' "$dir/CMakeCache.txt")
+    nm_tool=${size_tool%size}nm
+    report=$(python3 "$here/footprint.py" "$dir" "$size_tool" "$nm_tool")
+    echo "$report"
+    measured="-"
+    if [ $bare_metal = 1 ]; then
+      out=$(cd "$dir" && ctest -R '^example_boston_on_device_stack$' -V 2>&1 || true)
+      echo "$out" | grep -E '^[0-9]+: (pbp_|\[board)' | sed 's/^[0-9]*: /  measured (stack painting): /'
+      measured=$(echo "$out" | sed -n 's/.*pbp_predict stack \([0-9]*\) bytes.*/\1/p' | head -1)
+    fi
+    core=$(echo "$report" | awk '$1 == "TOTAL" { print $2 "/" $3 "/" $4 "/" $5 }')
+    linked=$(echo "$report" | sed -n 's/^ *text \([0-9]*\), rodata \([0-9]*\).*/\1\/\2/p')
+    stack=$(echo "$report" | sed -n 's/^ *pbp_predict stack, static call graph: \([0-9]*\) bytes.*/\1/p')
+    heap=$(echo "$report" | grep -q 'NONE referenced' && echo 0 || echo "USES HEAP")
+    summary+=("$(printf '%-14s %-20s %-15s %-8s %-9s %s' "$preset" "$core" "$linked" "$stack" "$measured" "$heap")")
+  done
+  echo
+  echo "=== summary (-Os; bytes)  budgets: M4F core text <= 4096, predict stack <= 512, heap 0"
+  printf '%-14s %-20s %-15s %-8s %-9s %s\n' preset "core t/ro/d/bss" "linked t/ro" "stack" "measured" heap
+  printf '%s\n' "${summary[@]}"
+  exit 0
+fi
 
 dirs=()
 if [ $# -eq 0 ]; then

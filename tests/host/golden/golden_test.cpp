@@ -1,0 +1,333 @@
+// Golden vectors: the HOST float runtime's predictions, recorded as exact bit patterns in
+// tests/runtime/golden/golden_vectors.h, which the portable test tests/runtime/golden checks on
+// every target (the runtime's contract: bit-identical outputs everywhere).
+//
+// This test rebuilds the whole header from scratch and compares it with the committed file:
+//   1. trains a few networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1) with the PBP trainer on
+//      small synthetic data generated here from fixed seeds (pbp::trainer::Random, own math),
+//   2. writes their blobs (no metadata, to keep the header small for the micro:bit),
+//   3. picks inputs per model: typical rows, the zero vector, large |x|, and inputs chosen so
+//      that hidden units sit deep in the alpha < -30 (asymptotic series) region,
+//   4. runs pbp_open + pbp_predict of the host runtime (float) on each and records the status
+//      and the bits of mean, epistemic_variance, aleatoric_variance, std, lower, upper.
+//
+// REGENERATE (after a deliberate change of the runtime's float math, of the shared moment code,
+// or of the trainer), from a configured host build:
+//
+//   PBP_REGENERATE_FIXTURES=1 ctest --test-dir build/host -R GoldenVectors
+//
+// then rebuild and run the targets (cmake --workflow --preset cortex-m0 ... or
+// targets/tools/test-all-targets.sh): tests/runtime/golden must pass on every one of them; a target
+// that disagrees has found a portability bug in the runtime, not a stale header.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "pbp/pbp.h"
+#include "pbp/trainer/adf.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/random.hpp"
+#include "pbp/trainer/train.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+constexpr uint32_t kMaxInputs = 5;  // widest input of the golden models (PBP_GOLDEN_MAX_INPUTS)
+constexpr const char* kHeaderPath = "tests/runtime/golden/golden_vectors.h";
+
+struct Spec {
+  const char* shape;
+  uint32_t inputs;
+  std::vector<uint32_t> hidden;
+  uint32_t rows;
+  uint32_t epochs;
+  uint64_t seed;
+};
+
+const std::vector<Spec>& specs() {
+  static const std::vector<Spec> list = {
+      {"3-8-1", 3, {8}, 400, 40, 11},
+      {"5-64-1", 5, {64}, 400, 40, 12},
+      {"4-16-16-1", 4, {16, 16}, 400, 40, 13},
+      {"2-32-32-32-1", 2, {32, 32, 32}, 400, 40, 14},
+  };
+  return list;
+}
+
+// A smooth nonlinear target with Gaussian noise; inputs on [-3, 3] with different offsets and
+// scales per column so that the standardisation matters.
+Dataset synthetic_data(const Spec& spec) {
+  Random random(spec.seed);
+  Dataset data;
+  data.rows = spec.rows;
+  data.inputs = spec.inputs;
+  for (uint32_t i = 0; i < spec.rows; ++i) {
+    double y = 0.0;
+    for (uint32_t k = 0; k < spec.inputs; ++k) {
+      const double u = -3.0 + 6.0 * random.uniform();
+      const double x = 2.0 * k + (1.0 + 0.5 * k) * u;
+      data.x.push_back(x);
+      y += (k % 2 == 0 ? 1.0 : -0.5) * u * u + 0.8 * u * (k + 1.0);
+    }
+    data.y.push_back(10.0 + y + 0.5 * random.normal());
+  }
+  for (uint32_t k = 0; k < spec.inputs; ++k) data.feature_names.push_back("x");
+  data.target_name = "y";
+  return data;
+}
+
+// The smallest standardised mean alpha of any hidden unit for raw input x (the trainer's
+// double-precision forward pass; only used to choose and describe inputs).
+struct AlphaSummary {
+  double min_alpha = 0.0;
+  uint32_t below_30 = 0;  // hidden units with alpha < -30
+};
+
+AlphaSummary alpha_summary(const Model& model, const std::vector<double>& raw) {
+  std::vector<double> x(raw.size());
+  for (size_t k = 0; k < raw.size(); ++k) {
+    x[k] = (raw[k] - model.standardisation.input_mean[k]) / model.standardisation.input_std[k];
+  }
+  AdfWorkspace ws(model.layers);
+  forward_with_cache(model.layers, x.data(), ws);
+  AlphaSummary s;
+  s.min_alpha = 1e300;
+  for (size_t l = 0; l + 1 < model.layers.size(); ++l) {
+    for (uint32_t j = 0; j < model.layers[l].outputs; ++j) {
+      const double a = ws.relu_alpha[l][j];
+      s.min_alpha = a < s.min_alpha ? a : s.min_alpha;
+      s.below_30 += a < -30.0;
+    }
+  }
+  return s;
+}
+
+// The raw input in direction x_k = -m_k / v_k (m, v: mean and variance of unit j's first-layer
+// weights), at standardised length `scale`. For large |x| the unit's alpha tends to
+// sum(m x) / sqrt(sum(v x^2)), which this direction minimises: -sqrt(sum(m_k^2 / v_k)).
+std::vector<double> against_unit(const Model& model, uint32_t unit, double scale) {
+  const Layer& first = model.layers[0];
+  const double* m = &first.mean[unit * first.row_length()];
+  const double* v = &first.variance[unit * first.row_length()];
+  std::vector<double> direction(first.inputs);
+  double norm = 0.0;
+  for (uint32_t k = 0; k < first.inputs; ++k) {
+    direction[k] = -m[k] / v[k];
+    norm += direction[k] * direction[k];
+  }
+  norm = std::sqrt(norm);
+  std::vector<double> raw(first.inputs);
+  for (uint32_t k = 0; k < first.inputs; ++k) {
+    raw[k] = model.standardisation.input_mean[k] +
+             model.standardisation.input_std[k] * scale * direction[k] / norm;
+  }
+  return raw;
+}
+
+struct Case {
+  uint32_t model;
+  std::string what;
+  std::vector<float> input;
+  float probability;
+  pbp_status status;
+  pbp_prediction prediction;
+};
+
+uint32_t bits(float value) {
+  uint32_t b;
+  std::memcpy(&b, &value, sizeof b);
+  return b;
+}
+
+// Rounds to float and keeps the input finite and representable.
+std::vector<float> to_float(const std::vector<double>& raw) {
+  return std::vector<float>(raw.begin(), raw.end());
+}
+
+std::string generate_header() {
+  std::string text;
+  char line[512];
+  text +=
+      "/* Golden vectors: the host float runtime's predictions, bit for bit. Generated by\n"
+      " * tests/host/golden/golden_test.cpp; do not edit. Regenerate (after a deliberate change "
+      "of\n"
+      " * the runtime's float math, the shared moment code or the trainer) with\n"
+      " *   PBP_REGENERATE_FIXTURES=1 ctest --test-dir build/host -R GoldenVectors\n"
+      " * and check every target reproduces them (tests/runtime/golden). Everything is const, so "
+      "it\n"
+      " * stays in flash on the targets. */\n"
+      "#ifndef PBP_TEST_GOLDEN_VECTORS_H\n#define PBP_TEST_GOLDEN_VECTORS_H\n#include "
+      "<stdint.h>\n\n";
+  std::snprintf(line, sizeof line, "#define PBP_GOLDEN_MAX_INPUTS %uu\n", kMaxInputs);
+  text += line;
+
+  std::vector<Case> cases;
+  std::vector<std::vector<uint8_t>> blobs;
+  uint32_t max_width = 0;
+  const float probabilities[] = {0.95f, 0.5f, 0.9f, 0.99f};
+  for (uint32_t m = 0; m < specs().size(); ++m) {
+    const Spec& spec = specs()[m];
+    TrainOptions options;
+    options.hidden = spec.hidden;
+    options.epochs = spec.epochs;
+    options.seed = spec.seed;
+    Model model = train(synthetic_data(spec), options);
+    model.metadata = Metadata{};
+    if (std::getenv("GOLDEN_DEBUG"))
+      std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
+                   model.prior.a, model.prior.b);
+    blobs.push_back(write_blob(model));
+    for (uint32_t h : spec.hidden) max_width = h > max_width ? h : max_width;
+
+    // Inputs: two typical rows, zero, large |x| (+-1e3 raw), and the input along minus the
+    // most decisive first-layer unit at standardised length 100 (deep in alpha < -30).
+    std::vector<std::pair<std::string, std::vector<double>>> inputs;
+    const Dataset data = synthetic_data(spec);
+    inputs.push_back(
+        {"training row 0", std::vector<double>(data.row(0), data.row(0) + spec.inputs)});
+    inputs.push_back(
+        {"training row 7", std::vector<double>(data.row(7), data.row(7) + spec.inputs)});
+    inputs.push_back({"zero", std::vector<double>(spec.inputs, 0.0)});
+    std::vector<double> large(spec.inputs);
+    for (uint32_t k = 0; k < spec.inputs; ++k) large[k] = (k % 2 == 0 ? 1e3 : -1e3) * (1.0 + k);
+    inputs.push_back({"large |x| (1e3)", large});
+    std::vector<double> larger(spec.inputs);
+    for (uint32_t k = 0; k < spec.inputs; ++k) larger[k] = (k % 2 == 0 ? -3e5 : 2e5);
+    inputs.push_back({"large |x| (3e5)", larger});
+    // The unit and scale that push the most hidden units below alpha = -30.
+    std::vector<double> deepest;
+    AlphaSummary best;
+    for (uint32_t j = 0; j < model.layers[0].outputs; ++j) {
+      for (double scale : {0.0, 1.0, 3.0, 10.0, 30.0, 100.0, 1000.0}) {
+        const std::vector<double> raw = against_unit(model, j, scale);
+        const AlphaSummary s = alpha_summary(model, raw);
+        if (deepest.empty() || s.below_30 > best.below_30 ||
+            (s.below_30 == best.below_30 && s.min_alpha < best.min_alpha)) {
+          best = s;
+          deepest = raw;
+        }
+      }
+    }
+    inputs.push_back({"against a first-layer unit", deepest});
+
+    std::vector<uint32_t> aligned((blobs.back().size() + 3) / 4);
+    std::memcpy(aligned.data(), blobs.back().data(), blobs.back().size());
+    pbp_model opened;
+    EXPECT_EQ(pbp_open(&opened, aligned.data(), blobs.back().size()), PBP_OK);
+    std::vector<float> workspace(opened.workspace_bytes / sizeof(float));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Case c;
+      c.model = m;
+      c.input = to_float(inputs[i].second);
+      std::vector<double> as_float(c.input.begin(), c.input.end());
+      const AlphaSummary s = alpha_summary(model, as_float);
+      std::snprintf(line, sizeof line, "%s: %u hidden units below alpha -30, min alpha %.4g",
+                    inputs[i].first.c_str(), s.below_30, s.min_alpha);
+      c.what = line;
+      c.probability = probabilities[i % 4];
+      c.prediction = pbp_prediction{};
+      c.status = pbp_predict(&opened, c.input.data(), spec.inputs, c.probability, workspace.data(),
+                             opened.workspace_bytes, &c.prediction);
+      cases.push_back(c);
+    }
+    EXPECT_GT(best.below_30, 0u) << spec.shape
+                                 << ": no input found with a unit below alpha -30 (min "
+                                 << best.min_alpha << ")";
+  }
+  std::snprintf(line, sizeof line, "#define PBP_GOLDEN_MAX_WIDTH %uu\n", max_width);
+  text += line;
+  std::snprintf(line, sizeof line, "#define PBP_GOLDEN_MODEL_COUNT %zuu\n", blobs.size());
+  text += line;
+  std::snprintf(line, sizeof line, "#define PBP_GOLDEN_CASE_COUNT %zuu\n\n", cases.size());
+  text += line;
+
+  for (size_t m = 0; m < blobs.size(); ++m) {
+    std::snprintf(line, sizeof line,
+                  "/* %s, trained %u epochs on %u synthetic rows (seed %llu). */\n"
+                  "static const uint8_t pbp_golden_blob_%zu[%zuu] __attribute__((aligned(8))) = {",
+                  specs()[m].shape, specs()[m].epochs, specs()[m].rows,
+                  static_cast<unsigned long long>(specs()[m].seed), m, blobs[m].size());
+    text += line;
+    for (size_t i = 0; i < blobs[m].size(); ++i) {
+      std::snprintf(line, sizeof line, "%s0x%02x,", i % 12 == 0 ? "\n    " : " ", blobs[m][i]);
+      text += line;
+    }
+    text += "\n};\n\n";
+  }
+
+  text +=
+      "typedef struct pbp_golden_model {\n  const uint8_t* blob;\n  uint32_t size;\n"
+      "  uint32_t input_count;\n  const char* shape;\n} pbp_golden_model;\n\n"
+      "static const pbp_golden_model pbp_golden_models[PBP_GOLDEN_MODEL_COUNT] = {\n";
+  for (size_t m = 0; m < blobs.size(); ++m) {
+    std::snprintf(line, sizeof line, "    {pbp_golden_blob_%zu, %zuu, %uu, \"%s\"},\n", m,
+                  blobs[m].size(), specs()[m].inputs, specs()[m].shape);
+    text += line;
+  }
+  text +=
+      "};\n\n"
+      "/* One prediction: the input and probability as float bits (unused inputs 0), the status\n"
+      " * pbp_predict returns, and on PBP_OK the bits of mean, epistemic_variance,\n"
+      " * aleatoric_variance, std, lower, upper. */\n"
+      "typedef struct pbp_golden_case {\n  uint32_t model;\n  uint32_t "
+      "input[PBP_GOLDEN_MAX_INPUTS];\n"
+      "  uint32_t probability;\n  uint32_t status;\n  uint32_t output[6];\n} pbp_golden_case;\n\n"
+      "static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {\n";
+  for (const Case& c : cases) {
+    std::snprintf(line, sizeof line, "    /* %s %s */\n    {%u, {", specs()[c.model].shape,
+                  c.what.c_str(), c.model);
+    text += line;
+    for (uint32_t k = 0; k < kMaxInputs; ++k) {
+      std::snprintf(line, sizeof line, "%s0x%08xu", k ? ", " : "",
+                    k < c.input.size() ? bits(c.input[k]) : 0u);
+      text += line;
+    }
+    const pbp_prediction& p = c.prediction;
+    std::snprintf(line, sizeof line,
+                  "},\n     0x%08xu, %u,\n     {0x%08xu, 0x%08xu, 0x%08xu, 0x%08xu, 0x%08xu, "
+                  "0x%08xu}},\n",
+                  bits(c.probability), static_cast<unsigned>(c.status), bits(p.mean),
+                  bits(p.epistemic_variance), bits(p.aleatoric_variance), bits(p.std),
+                  bits(p.lower), bits(p.upper));
+    text += line;
+  }
+  text += "};\n\n#endif /* PBP_TEST_GOLDEN_VECTORS_H */\n";
+  return text;
+}
+
+bool regenerating() {
+  const char* flag = std::getenv("PBP_REGENERATE_FIXTURES");
+  return flag != nullptr && std::string(flag) == "1";
+}
+
+TEST(GoldenVectors, HeaderMatchesHostRuntime) {
+#if !defined(PBP_TRAINER_X86_64_V3)
+  // The header's models were trained by the AVX2-tuned trainer, whose vectorised sums round
+  // differently from a generic build; the runtime's bits are still checked by runtime_golden.
+  if (!regenerating()) GTEST_SKIP() << "trainer not built for x86-64-v3: its models differ";
+#endif
+  const std::string expected = generate_header();
+  const std::string path = std::string(PBP_SOURCE_DIR) + "/" + kHeaderPath;
+  if (regenerating()) {
+    std::ofstream(path, std::ios::binary) << expected;
+  }
+  std::ifstream in(path, std::ios::binary);
+  const std::string actual((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t line = 1, i = 0;
+  while (i < actual.size() && i < expected.size() && actual[i] == expected[i])
+    line += actual[i++] == '\n';
+  EXPECT_TRUE(actual == expected)
+      << kHeaderPath << " differs from what the trainer and the host runtime give now, first at "
+      << "line " << line << ". If the change is deliberate, regenerate it:\n"
+      << "  PBP_REGENERATE_FIXTURES=1 ctest --test-dir build/host -R GoldenVectors";
+}
+
+}  // namespace
+}  // namespace pbp::trainer
