@@ -1,0 +1,69 @@
+// predict_cost on a Cortex-M target (bare metal under QEMU): runs PREDICT_COST_ITERATIONS
+// predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _sample) over the inputs of the header
+// made by `predict_cost header`. predict_cost_targets.sh counts the instructions of the
+// 1-iteration and the N-iteration ELF and divides the difference by N - 1: the code is the same,
+// only the volatile iteration count differs.
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.hpp"
+#include "pbp/pbp.h"
+#include PREDICT_COST_HEADER
+
+namespace {
+
+volatile uint32_t g_iterations = PREDICT_COST_ITERATIONS;
+volatile float g_sink;
+
+constexpr uint32_t kMaxWidth = 64;
+constexpr uint32_t kMaxWeights = 1024;
+float g_workspace[PBP_WORKSPACE_BYTES(PREDICT_COST_INPUT_COUNT, kMaxWidth) / sizeof(float) +
+                  PREDICT_COST_INPUT_COUNT + 2 * kMaxWidth];
+#if defined(PREDICT_COST_MODE_sample)
+float g_sd[kMaxWeights];
+#endif
+
+}  // namespace
+
+int main() {
+  pbp_model model;
+  const pbp_status status = pbp_open(&model, predict_cost_blob, PREDICT_COST_BLOB_SIZE);
+  if (status != PBP_OK || model.max_width > kMaxWidth || model.weight_count > kMaxWeights) {
+    printf("predict_cost: cannot open the model (%s)\n", pbp_status_name(status));
+    return 1;
+  }
+#if defined(PREDICT_COST_MODE_sample)
+  const float* sd[PBP_MAX_LAYERS];
+  float* next = g_sd;
+  for (uint32_t l = 0; l < model.layer_count; ++l) {
+    pbp_bench::prepare_sd(model.layers[l], next);
+    sd[l] = next;
+    next += model.layers[l].outputs * (model.layers[l].inputs + 1);
+  }
+  pbp_bench::Rng rng{0x9e3779b9u};
+#endif
+  const uint32_t iterations = g_iterations;
+  uint32_t row = 0;
+  float acc = 0.0f;
+  for (uint32_t i = 0; i < iterations; ++i) {
+    const float* x = predict_cost_inputs[row];
+#if defined(PREDICT_COST_MODE_pbp)
+    pbp_prediction p;
+    if (pbp_predict(&model, x, PREDICT_COST_INPUT_COUNT, 0.95f, g_workspace, sizeof g_workspace,
+                    &p) != PBP_OK) {
+      return 1;
+    }
+    acc += p.std;
+#elif defined(PREDICT_COST_MODE_mlp)
+    acc += pbp_bench::mlp_forward(model, x, g_workspace);
+#else
+    float mean, std;
+    pbp_bench::sampled_prediction(model, sd, x, 30, rng, g_workspace, &mean, &std);
+    acc += std;
+#endif
+    row = row + 1 == PREDICT_COST_ROWS ? 0 : row + 1;
+  }
+  g_sink = acc;
+  printf("predict_cost: %u iterations\n", static_cast<unsigned>(iterations));
+  return 0;
+}

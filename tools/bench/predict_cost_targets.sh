@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Instructions per 13-50-1 prediction on Cortex-M targets (bare metal under QEMU, exact counts
+# from targets/tools/count-instructions.sh): (a) pbp_predict, (b) a plain float MLP forward pass
+# of the same shape with the weight means, (c) a 30-sample estimate (weights drawn per sample),
+# all built with the preset's toolchain and the runtime's flags (tools/bench/predict_cost/).
+#   tools/bench/predict_cost_targets.sh [<boston.csv>] [preset...]   (default: cortex-m4f cortex-m0)
+# The model and 8 inputs come from the host tool (build/bench, built here if needed): trained on
+# the CSV's first 306 rows with its last rows as inputs, or the deterministic random model.
+# PREDICT_COST_MODEL=<model.pbp> skips the training (a model trained on those 306 rows).
+# Each count is (N-iteration run - 1-iteration run) / (N - 1): start-up cancels.
+# Goal: (a) <= 3 x (b) on cortex-m4f. Reports what it measured; exits 0 unless a step fails.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+csv=""
+if [[ $# -gt 0 && -f "$1" ]]; then
+  csv=$1
+  shift
+fi
+presets=("$@")
+[[ ${#presets[@]} -gt 0 ]] || presets=(cortex-m4f cortex-m0)
+host="$root/build/bench"
+
+if [[ ! -f "$host/CMakeCache.txt" ]]; then
+  cmake -S "$root" -B "$host" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$host" -j2 --target predict_cost >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+data=()
+if [[ -n "$csv" ]]; then
+  head -n 307 "$csv" >"$work/train.csv"
+  { head -n 1 "$csv"; tail -n 200 "$csv"; } >"$work/test.csv"
+  if [[ -n "${PREDICT_COST_MODEL:-}" ]]; then  # a model already trained on train.csv
+    cp "$PREDICT_COST_MODEL" "$work/model.pbp"
+  else
+    cmake --build "$host" -j2 --target pbp >/dev/null
+    "$host/bin/pbp" train --data "$work/train.csv" --out "$work/model.pbp" >/dev/null
+  fi
+  data=(--data "$work/test.csv")
+  echo "model: trained on the first 306 rows of $(basename "$csv"); inputs: 8 held-out rows"
+else
+  "$host/bin/predict_cost" random-blob --out "$work/model.pbp"
+  echo "model: deterministic random 13-50-1; inputs: 8 random rows"
+fi
+
+for preset in "${presets[@]}"; do
+  # count-instructions.sh reads the emulator from the preset's own build tree.
+  if [[ ! -f "$root/build/$preset/CMakeCache.txt" ]]; then
+    (cd "$root" && cmake --preset "$preset" >/dev/null)
+  fi
+  out="$root/build/predict-cost-$preset"
+  mkdir -p "$out"
+  "$host/bin/predict_cost" header --model "$work/model.pbp" "${data[@]}" --out "$work/blob.h"
+  cmp -s "$work/blob.h" "$out/blob.h" 2>/dev/null || cp "$work/blob.h" "$out/blob.h"
+  cmake -S "$root/tools/bench/predict_cost" -B "$out" \
+    --toolchain "$root/targets/toolchains/$preset.cmake" -DCMAKE_BUILD_TYPE=Release \
+    -DPREDICT_COST_HEADER="$out/blob.h" >/dev/null
+  cmake --build "$out" -j2 >/dev/null
+  declare -A per=()
+  for spec in pbp:101 mlp:101 sample:11; do
+    mode=${spec%%:*}
+    n=${spec##*:}
+    c1=$("$root/targets/tools/count-instructions.sh" "$preset" "$out/predict_cost_${mode}_1" |
+      sed -n 's/^instructions: //p')
+    cn=$("$root/targets/tools/count-instructions.sh" "$preset" "$out/predict_cost_${mode}_$n" |
+      sed -n 's/^instructions: //p')
+    [[ -n "$c1" && -n "$cn" ]] || { echo "$preset: no count for $mode" >&2; exit 1; }
+    per[$mode]=$(((cn - c1) / (n - 1)))
+  done
+  awk -v p="$preset" -v a="${per[pbp]}" -v b="${per[mlp]}" -v c="${per[sample]}" 'BEGIN {
+    printf "%s: instructions per prediction (QEMU, exact)\n", p
+    printf "  (a) pbp_predict %9d   (b) plain MLP %9d   (c) 30 samples %11d\n", a, b, c
+    goal = (p == "cortex-m4f") ? ((a <= 3 * b) ? "   goal <= 3: pass" : "   goal <= 3: FAIL") : ""
+    printf "  (a) / (b) = %.2f%s   (c) / (a) = %.1f\n", a / b, goal, c / a
+  }'
+done
