@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <mutex>
 #include <thread>
 
 #include "commands.hpp"
+#include "evaluation.hpp"
+#include "input_columns.hpp"
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/blob.hpp"
@@ -22,31 +25,63 @@ namespace {
 const char* const kUsage =
     "usage: pbp crossval --data F.csv (--splits K [--test-fraction 0.1] [--split-seed N]\n"
     "                    | --split-files DIR) [training options] [--jobs N] [--json]\n"
+    "       (IDX data: --data IMAGES --labels LABELS)\n"
     "\n"
     "Trains on each split's training rows and evaluates its blob on the test rows through the\n"
-    "runtime (original units), as 'pbp train' + 'pbp eval' would;\n"
-    "prints per-split RMSE, test log-likelihood, 95 % coverage and training time, then the mean\n"
-    "+- standard error (population std / sqrt(K)).\n"
+    "runtime (original units), as 'pbp train' + 'pbp eval' would; prints per-split figures and\n"
+    "training time, then the mean +- standard error (population std / sqrt(K)):\n"
+    "  regression   rmse, loglik, coverage95          (JSON: rmse_mean, rmse_se, loglik_mean,\n"
+    "                                                  loglik_se, coverage95_mean)\n"
+    "  binary,      accuracy, loglik, brier, ece      (JSON: accuracy_mean, accuracy_se,\n"
+    "  multiclass                                      loglik_mean, loglik_se, brier_mean,\n"
+    "                                                  ece_mean)\n"
+    "  count        mad, loglik                       (JSON: mad_mean, mad_se, loglik_mean,\n"
+    "                                                  loglik_se)\n"
+    "JSON also has train_seconds_mean and \"splits\", one object of the figures per split; see\n"
+    "'pbp eval --help' for what each figure is. Multiclass models all get the class count of\n"
+    "the whole data set (or --classes), whichever labels a split's training rows hold.\n"
     "\n"
-    "  --data F.csv         CSV with a header row\n"
+    "  --data F             CSV with a header row, or IDX images (with --labels)\n"
     "  --splits K           K seeded random splits ...\n"
     "  --test-fraction F    ... each holding out this fraction of rows (default: 0.1)\n"
     "  --split-seed N       seed of the random splits (default: the --seed value)\n"
     "  --split-files DIR    read DIR/index_train_<s>.txt and index_test_<s>.txt, s = 0, 1, ...\n"
-    "                       (whitespace-separated 0-based row indices into the CSV body)\n"
+    "                       (whitespace-separated 0-based row indices into the data rows)\n"
     "  --jobs N             splits trained in parallel (default: hardware threads)\n"
     "  --json               print one JSON object instead of the table\n"
     "training options (applied to every split):\n";
 
+// How one figure appears in the table and the JSON summary.
+struct Column {
+  const char* key;     // JSON key, and <key>_mean / <key>_se in the summary
+  const char* header;  // table column title
+  int width;
+  int digits;
+  bool standard_error;  // the summary also gives <key>_se
+};
+
+const std::vector<Column>& columns_for(trainer::Task task) {
+  static const std::vector<Column> regression{{"rmse", "rmse", 9, 4, true},
+                                              {"loglik", "loglik", 9, 4, true},
+                                              {"coverage95", "cover95", 8, 3, false}};
+  static const std::vector<Column> classification{{"accuracy", "accuracy", 9, 4, true},
+                                                  {"loglik", "loglik", 9, 4, true},
+                                                  {"brier", "brier", 8, 4, false},
+                                                  {"ece", "ece", 8, 4, false}};
+  static const std::vector<Column> count{{"mad", "mad", 9, 4, true},
+                                         {"loglik", "loglik", 9, 4, true}};
+  if (task == trainer::Task::regression) return regression;
+  return task == trainer::Task::count ? count : classification;
+}
+
 struct SplitResult {
-  trainer::RegressionMetrics metrics;
+  std::vector<Metric> metrics;
   double train_seconds = 0.0;
 };
 
 SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
                       const trainer::TrainOptions& options) {
   const trainer::Dataset train_rows = data.subset(split.train);
-  const trainer::Dataset test_rows = data.subset(split.test);
   const auto start = std::chrono::steady_clock::now();
   const trainer::Model model = trainer::train(train_rows, options);
   SplitResult result;
@@ -55,13 +90,7 @@ SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
 
   // Evaluate the blob through the runtime, exactly as `pbp train` + `pbp eval` would.
   const LoadedModel blob = LoadedModel::open(trainer::write_blob(model), "split blob");
-  std::vector<double> mean(test_rows.rows), variance(test_rows.rows);
-  for (size_t i = 0; i < test_rows.rows; ++i) {
-    const trainer::Prediction prediction = blob.predict({test_rows.row(i), test_rows.inputs});
-    mean[i] = prediction.mean;
-    variance[i] = prediction.variance();
-  }
-  result.metrics = trainer::regression_metrics(test_rows.y, mean, variance);
+  result.metrics = evaluate(blob, model_rows(data.subset(split.test)));
   return result;
 }
 
@@ -139,30 +168,72 @@ std::vector<trainer::Split> make_splits(const SplitPlan& plan, const trainer::Da
   return trainer::random_splits(data.rows, plan.count, plan.test_fraction, plan.seed);
 }
 
-void print_table(const std::vector<SplitResult>& results, const trainer::MeanAndError& rmse,
-                 const trainer::MeanAndError& loglik, const trainer::MeanAndError& coverage,
-                 const trainer::MeanAndError& seconds) {
-  std::cout << "split      rmse    loglik  cover95  train s\n";
-  for (size_t s = 0; s < results.size(); ++s) {
-    const SplitResult& r = results[s];
-    char line[128];
-    std::snprintf(line, sizeof line, "%5zu %9.4f %9.4f %8.3f %8.3f\n", s, r.metrics.rmse,
-                  r.metrics.loglik, r.metrics.coverage95, r.train_seconds);
-    std::cout << line;
+// The figures of `results` under `column`, split by split.
+std::vector<double> column_values(const std::vector<SplitResult>& results, const Column& column) {
+  std::vector<double> values;
+  for (const SplitResult& r : results) values.push_back(metric_value(r.metrics, column.key));
+  return values;
+}
+
+void print_table(const std::vector<Column>& columns, const std::vector<SplitResult>& results) {
+  char cell[64];
+  std::string text = "split";
+  for (const Column& column : columns) {
+    std::snprintf(cell, sizeof cell, " %*s", column.width, column.header);
+    text += cell;
   }
-  std::cout << "mean   " << fixed(rmse.mean, 4) << " +- " << fixed(rmse.standard_error, 4)
-            << " rmse, " << fixed(loglik.mean, 4) << " +- " << fixed(loglik.standard_error, 4)
-            << " loglik, " << fixed(coverage.mean, 3) << " cover95, " << fixed(seconds.mean, 3)
-            << " s training per split (" << results.size() << " splits)\n";
+  text += "  train s\n";
+  for (size_t s = 0; s < results.size(); ++s) {
+    std::snprintf(cell, sizeof cell, "%5zu", s);
+    text += cell;
+    for (const Column& column : columns) {
+      std::snprintf(cell, sizeof cell, " %*.*f", column.width, column.digits,
+                    metric_value(results[s].metrics, column.key));
+      text += cell;
+    }
+    std::snprintf(cell, sizeof cell, " %8.3f\n", results[s].train_seconds);
+    text += cell;
+  }
+  text += "mean   ";
+  for (const Column& column : columns) {
+    const auto stats = trainer::mean_and_standard_error(column_values(results, column));
+    text += fixed(stats.mean, column.digits);
+    if (column.standard_error) text += " +- " + fixed(stats.standard_error, column.digits);
+    text.append(" ").append(column.header).append(", ");
+  }
+  std::vector<double> seconds;
+  for (const SplitResult& r : results) seconds.push_back(r.train_seconds);
+  text += fixed(trainer::mean_and_standard_error(seconds).mean, 3) + " s training per split (" +
+          std::to_string(results.size()) + " splits)\n";
+  std::cout << text;
+}
+
+void print_json(const std::vector<Column>& columns, const std::vector<SplitResult>& results) {
+  JsonObject summary;
+  for (const Column& column : columns) {
+    const auto stats = trainer::mean_and_standard_error(column_values(results, column));
+    summary.add(std::string(column.key) + "_mean", stats.mean);
+    if (column.standard_error) summary.add(std::string(column.key) + "_se", stats.standard_error);
+  }
+  std::vector<double> seconds;
+  std::vector<std::string> per_split;
+  for (const SplitResult& r : results) {
+    seconds.push_back(r.train_seconds);
+    JsonObject split;
+    for (const Column& column : columns) split.add(column.key, metric_value(r.metrics, column.key));
+    per_split.push_back(split.add("train_seconds", r.train_seconds).str());
+  }
+  summary.add("train_seconds_mean", trainer::mean_and_standard_error(seconds).mean);
+  std::cout << summary.add_raw("splits", json_array(per_split)).str() << "\n";
 }
 
 int run(const ParsedOptions& options) {
-  const trainer::TrainOptions train_options = training_options(options);
+  trainer::TrainOptions train_options = training_options(options);
   const uint64_t jobs_wanted =
       options.unsigned_integer("jobs", std::max(1u, std::thread::hardware_concurrency()));
   if (jobs_wanted == 0 || jobs_wanted > 256) throw UsageError("--jobs must be between 1 and 256");
   const SplitPlan plan = split_plan(options, train_options.seed);
-  const trainer::Dataset data = load_training_data(options);
+  const trainer::Dataset data = load_training_data(options, train_options);
   const std::vector<trainer::Split> splits = make_splits(plan, data);
   for (size_t s = 0; s < splits.size(); ++s) {
     if (splits[s].train.size() < 2) {
@@ -172,40 +243,12 @@ int run(const ParsedOptions& options) {
 
   const std::vector<SplitResult> results =
       run_splits(data, splits, train_options, static_cast<size_t>(jobs_wanted));
-  std::vector<double> rmse, loglik, coverage, seconds;
-  for (const SplitResult& r : results) {
-    rmse.push_back(r.metrics.rmse);
-    loglik.push_back(r.metrics.loglik);
-    coverage.push_back(r.metrics.coverage95);
-    seconds.push_back(r.train_seconds);
+  const std::vector<Column>& columns = columns_for(train_options.task);
+  if (options.has("json")) {
+    print_json(columns, results);
+  } else {
+    print_table(columns, results);
   }
-  const auto rmse_stats = trainer::mean_and_standard_error(rmse);
-  const auto loglik_stats = trainer::mean_and_standard_error(loglik);
-  const auto coverage_stats = trainer::mean_and_standard_error(coverage);
-  const auto seconds_stats = trainer::mean_and_standard_error(seconds);
-  if (!options.has("json")) {
-    print_table(results, rmse_stats, loglik_stats, coverage_stats, seconds_stats);
-    return 0;
-  }
-  std::vector<std::string> per_split;
-  for (const SplitResult& r : results) {
-    per_split.push_back(JsonObject()
-                            .add("rmse", r.metrics.rmse)
-                            .add("loglik", r.metrics.loglik)
-                            .add("coverage95", r.metrics.coverage95)
-                            .add("train_seconds", r.train_seconds)
-                            .str());
-  }
-  std::cout << JsonObject()
-                   .add("rmse_mean", rmse_stats.mean)
-                   .add("rmse_se", rmse_stats.standard_error)
-                   .add("loglik_mean", loglik_stats.mean)
-                   .add("loglik_se", loglik_stats.standard_error)
-                   .add("coverage95_mean", coverage_stats.mean)
-                   .add("train_seconds_mean", seconds_stats.mean)
-                   .add_raw("splits", json_array(per_split))
-                   .str()
-            << "\n";
   return 0;
 }
 

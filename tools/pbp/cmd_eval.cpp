@@ -1,62 +1,59 @@
-// `pbp eval`: test metrics of a model on a labelled CSV file, in original units.
+// `pbp eval`: test metrics of a model on labelled data, in original units.
 #include <iostream>
 
 #include "commands.hpp"
+#include "evaluation.hpp"
 #include "input_columns.hpp"
 #include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
-#include "pbp/trainer/metrics.hpp"
 
 namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
     "usage: pbp eval --model M.pbp --data F.csv [--target NAME|INDEX] [--json]\n"
+    "       pbp eval --model M.pbp --data IMAGES --labels LABELS [--json]   (IDX files)\n"
     "\n"
-    "Prints RMSE, the mean test log-likelihood log N(y | mean, total variance), and the\n"
+    "Regression: RMSE, the mean test log-likelihood log N(y | mean, total variance), and the\n"
     "fraction of targets inside the central 50 %, 90 % and 95 % Gaussian predictive intervals.\n"
+    "Binary and multiclass: accuracy (most probable class), the mean log-likelihood log p(label)\n"
+    "(p floored at 1e-15), the Brier score mean sum_c (p_c - [label = c])^2 (every class, also\n"
+    "for binary), and the expected calibration error over 15 equal-width confidence bins.\n"
+    "Count: the mean absolute deviation |y - mode| of the negative binomial's mode, and the mean\n"
+    "log-likelihood log NB(y) (floored at log 1e-15).\n"
     "\n"
     "  --model M.pbp         the model blob\n"
-    "  --data F.csv          CSV with a header row, the inputs and the target\n"
-    "  --target NAME|INDEX   target column (default: the model's target name, else the last)\n"
-    "  --json                print {\"rmse\", \"loglik\", \"coverage50\", \"coverage90\",\n"
-    "                        \"coverage95\", \"rows\"} as one JSON object\n";
+    "  --data F              CSV with a header row, the inputs and the target; or IDX images\n"
+    "  --labels L            the IDX labels file for IDX images\n"
+    "  --target NAME|INDEX   CSV target column (default: the model's target name, else the last)\n"
+    "  --json                print one JSON object: {\"rmse\", \"loglik\", \"coverage50\",\n"
+    "                        \"coverage90\", \"coverage95\", \"rows\"} (regression),\n"
+    "                        {\"accuracy\", \"loglik\", \"brier\", \"ece\", \"rows\"}\n"
+    "                        (binary, multiclass) or {\"mad\", \"loglik\", \"rows\"} (count)\n";
+
+// Accuracy, coverage and calibration are fractions: fixed digits; the rest %g.
+std::string metric_text(const Metric& metric) {
+  const bool fraction =
+      metric.key == "accuracy" || metric.key == "ece" || metric.key.rfind("coverage", 0) == 0;
+  return fraction ? fixed(metric.value, 4) : general(metric.value, 6);
+}
 
 int run(const ParsedOptions& options) {
-  const std::string model_path = options.required_text("model");
-  const std::string data_path = options.required_text("data");
-  const LoadedModel model = LoadedModel::load(model_path);
-  const trainer::CsvTable table = trainer::read_csv(data_path, 1);
-  const size_t target = select_target_column(table, model.description(), options.text("target"));
-  const std::vector<size_t> columns = select_input_columns(table, model.description(), target);
-
-  std::vector<double> targets(table.rows), mean(table.rows), variance(table.rows);
-  for (size_t row = 0; row < table.rows; ++row) {
-    const trainer::Prediction p = predict_row(model, table, row, columns);
-    targets[row] = table.at(row, target);
-    mean[row] = p.mean;
-    variance[row] = p.variance();
-  }
-  const trainer::RegressionMetrics metrics = trainer::regression_metrics(targets, mean, variance);
+  const LoadedModel model = LoadedModel::load(options.required_text("model"));
+  const ModelRows rows = load_model_rows(options, model.description(), true);
+  const std::vector<Metric> metrics = evaluate(model, rows);
   if (options.has("json")) {
-    std::cout << JsonObject()
-                     .add("rmse", metrics.rmse)
-                     .add("loglik", metrics.loglik)
-                     .add("coverage50", metrics.coverage50)
-                     .add("coverage90", metrics.coverage90)
-                     .add("coverage95", metrics.coverage95)
-                     .add("rows", static_cast<double>(metrics.count))
-                     .str()
-              << "\n";
+    JsonObject json;
+    for (const Metric& metric : metrics) json.add(metric.key, metric.value);
+    std::cout << json.add("rows", static_cast<double>(rows.data.rows)).str() << "\n";
     return 0;
   }
-  std::cout << "rows        " << metrics.count << " (target " << table.header[target] << ")\n"
-            << "rmse        " << general(metrics.rmse, 6) << "\n"
-            << "loglik      " << general(metrics.loglik, 6) << "\n"
-            << "coverage50  " << fixed(metrics.coverage50, 4) << "\n"
-            << "coverage90  " << fixed(metrics.coverage90, 4) << "\n"
-            << "coverage95  " << fixed(metrics.coverage95, 4) << "\n";
+  std::cout << "rows        " << rows.data.rows << " (target " << rows.data.target_name << ")\n";
+  for (const Metric& metric : metrics) {
+    std::cout << metric.key << std::string(12 - metric.key.size(), ' ') << metric_text(metric)
+              << "\n";
+  }
   return 0;
 }
 
@@ -64,7 +61,7 @@ int run(const ParsedOptions& options) {
 
 int command_eval(const Arguments& args) {
   const CommandDefinition command{
-      "eval", kUsage, {{"model"}, {"data"}, {"target"}, {"json", false}}};
+      "eval", kUsage, {{"model"}, {"data"}, {"labels"}, {"target"}, {"json", false}}};
   return run_command(command, args, run);
 }
 

@@ -1,4 +1,4 @@
-// `pbp train`: fit a PBP network to a CSV file and write the model blob.
+// `pbp train`: fit a PBP network to a CSV or IDX data set and write the model blob.
 #include <chrono>
 #include <iostream>
 
@@ -12,19 +12,25 @@ namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--hidden 50[,50...]]\n"
-    "                 [--epochs 40] [--seed N]\n"
+    "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
+    "                 [--algorithm pbp|ebp] [--softmax bound|sampled] [--samples S]\n"
+    "                 [--hidden 50[,50...]] [--epochs 40] [--seed N]\n"
+    "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
+    "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
     "\n"
     "Trains a Bayesian neural network with Probabilistic Backpropagation and writes its blob\n"
-    "atomically. Shows progress on a terminal; prints a short summary.\n"
+    "atomically. Shows progress on a terminal; prints a short summary. Targets must suit the\n"
+    "task (binary 0/1, multiclass 0..C-1, count non-negative integers); a bad one is reported\n"
+    "with its file, line and column (IDX: the label's index).\n"
     "\n"
-    "  --data F.csv         CSV with a header row and at least 2 data rows\n"
+    "  --data F             CSV with a header row and at least 2 data rows, or IDX images\n"
+    "                       (told apart by content)\n"
     "  --out model.pbp      the model blob to write\n";
 
 int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const std::string out = options.required_text("out");
-  const trainer::Dataset data = load_training_data(options);
+  const trainer::Dataset data = load_training_data(options, train_options);
   trainer::check_destination(out);  // fail before training, not after
 
   ProgressBar progress("training");
@@ -41,13 +47,20 @@ int run(const ParsedOptions& options) {
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;
 
   const size_t bytes = save_model(out, model);
+  const std::string task = task_summary(train_options);
+  const bool ebp = train_options.algorithm == trainer::Algorithm::ebp;
   std::cout << "trained on " << data.source << ": " << data.rows << " rows, " << data.inputs
-            << " inputs, target " << data.target_name << "\n"
-            << "architecture " << architecture(data.inputs, train_options.hidden) << " (ReLU), "
-            << train_options.epochs << " epochs, seed " << train_options.seed << "\n"
-            << "training took " << fixed(seconds, 3) << " s; noise std "
-            << general(noise_std(model), 6) << " (original units)\n"
-            << "wrote " << out << " (" << bytes << " bytes)\n";
+            << " inputs, target " << data.target_name << (task.empty() ? "" : " (" + task + ")")
+            << "\n"
+            << "architecture "
+            << architecture(data.inputs, train_options.hidden, output_count(train_options))
+            << " (ReLU), " << train_options.epochs << " epochs, seed " << train_options.seed
+            << (ebp ? ", EBP (fixed variances and prior)" : "") << "\n"
+            << "training took " << fixed(seconds, 3) << " s";
+  if (train_options.task == trainer::Task::regression) {
+    std::cout << "; noise std " << general(noise_std(model), 6) << " (original units)";
+  }
+  std::cout << "\nwrote " << out << " (" << bytes << " bytes)\n";
   return 0;
 }
 

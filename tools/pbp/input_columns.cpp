@@ -1,6 +1,10 @@
 #include "input_columns.hpp"
 
 #include <algorithm>
+#include <span>
+#include <stdexcept>
+
+#include "pbp/trainer/idx.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -60,21 +64,89 @@ size_t select_target_column(const trainer::CsvTable& table, const ModelDescripti
   return find_column(table, model.target_name).value_or(table.columns() - 1);
 }
 
-std::vector<double> gather_row(const trainer::CsvTable& table, size_t row,
-                               const std::vector<size_t>& columns) {
-  std::vector<double> values;
-  values.reserve(columns.size());
-  for (const size_t column : columns) values.push_back(table.at(row, column));
-  return values;
+ModelRows model_rows(trainer::Dataset data) {
+  ModelRows rows;
+  rows.data = std::move(data);
+  return rows;
 }
 
-trainer::Prediction predict_row(const LoadedModel& model, const trainer::CsvTable& table,
-                                size_t row, const std::vector<size_t>& columns) {
-  try {
-    return model.predict(gather_row(table, row, columns));
-  } catch (const std::runtime_error& error) {
-    throw trainer::InputError(table.source, table.row_lines[row], 0, error.what());
+trainer::InputError ModelRows::error_at(size_t row, const std::string& message) const {
+  if (row < lines.size()) return trainer::InputError(data.source, lines[row], 0, message);
+  return trainer::InputError(data.source, 0, 0, "item " + std::to_string(row) + ": " + message);
+}
+
+ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
+                          bool labelled) {
+  const std::string path = options.required_text("data");
+  const uint32_t classes =
+      model.task == trainer::Task::multiclass ? static_cast<uint32_t>(model.outputs) : 0;
+  if (trainer::looks_like_idx(path)) {
+    if (options.has("target")) throw UsageError("--target goes with CSV data, not IDX images");
+    if (labelled && !options.has("labels")) {
+      throw UsageError("IDX images need their --labels file");
+    }
+    const trainer::IdxArray images = trainer::read_idx(path);
+    ModelRows rows = model_rows(
+        labelled ? trainer::idx_dataset(images, trainer::read_idx(options.required_text("labels")),
+                                        model.task, classes)
+                 : trainer::idx_inputs(images));
+    if (rows.data.inputs != model.inputs) {
+      throw trainer::InputError(path, 0, 0,
+                                "the model has " + std::to_string(model.inputs) +
+                                    " inputs but each image has " +
+                                    std::to_string(rows.data.inputs) + " pixels");
+    }
+    return rows;
   }
+  const trainer::CsvTable table = trainer::read_csv(path, 1);
+  if (options.has("labels")) {
+    throw UsageError("--labels goes with IDX images; a CSV file holds its target (--target)");
+  }
+  std::optional<size_t> target;
+  if (labelled) target = select_target_column(table, model, options.text("target"));
+  const std::vector<size_t> columns = select_input_columns(table, model, target);
+  if (target) trainer::check_target_column(table, *target, model.task, classes);
+
+  ModelRows rows;
+  rows.lines = table.row_lines;
+  trainer::Dataset& data = rows.data;
+  data.source = table.source;
+  data.rows = table.rows;
+  data.inputs = columns.size();
+  for (const size_t column : columns) data.feature_names.push_back(table.header[column]);
+  if (target) data.target_name = table.header[*target];
+  data.x.reserve(table.rows * columns.size());
+  for (size_t row = 0; row < table.rows; ++row) {
+    for (const size_t column : columns) data.x.push_back(table.at(row, column));
+    if (target) data.y.push_back(table.at(row, *target));
+  }
+  return rows;
+}
+
+namespace {
+
+// Runs one row's prediction, turning a runtime failure into an error naming the row.
+template <class Predict>
+auto at_row(const ModelRows& rows, size_t row, Predict predict) {
+  try {
+    return predict(std::span<const double>(rows.data.row(row), rows.data.inputs));
+  } catch (const std::runtime_error& error) {
+    throw rows.error_at(row, error.what());
+  }
+}
+
+}  // namespace
+
+trainer::Prediction predict_row(const LoadedModel& model, const ModelRows& rows, size_t row) {
+  return at_row(rows, row, [&](std::span<const double> x) { return model.predict(x); });
+}
+
+ClassPrediction predict_classes_row(const LoadedModel& model, const ModelRows& rows, size_t row) {
+  return at_row(rows, row, [&](std::span<const double> x) { return model.predict_classes(x); });
+}
+
+CountPrediction predict_count_row(const LoadedModel& model, const ModelRows& rows, size_t row) {
+  return at_row(rows, row, [&](std::span<const double> x) { return model.predict_count(x); });
 }
 
 }  // namespace pbp::cli

@@ -1,4 +1,4 @@
-// Matching a CSV's columns to a model's inputs for `predict` and `eval`.
+// Matching a data file's columns to a model's inputs for `predict` and `eval`.
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "model_file.hpp"
+#include "options.hpp"
 #include "pbp/trainer/csv.hpp"
+#include "pbp/trainer/dataset.hpp"
 
 namespace pbp::cli {
 
@@ -23,12 +25,26 @@ std::vector<size_t> select_input_columns(const trainer::CsvTable& table,
 size_t select_target_column(const trainer::CsvTable& table, const ModelDescription& model,
                             const std::optional<std::string>& target);
 
-// Gathers row `row`'s values of `columns`.
-std::vector<double> gather_row(const trainer::CsvTable& table, size_t row,
-                               const std::vector<size_t>& columns);
+// Rows ready for a model: x in the model's input order, y the targets (empty unless labelled),
+// and where each row came from for messages.
+struct ModelRows {
+  trainer::Dataset data;
+  std::vector<size_t> lines;  // the CSV line of each row; empty for IDX items and splits
+  // InputError "<source>:<line>: <message>" (CSV) or "<source>: item <row>: <message>".
+  trainer::InputError error_at(size_t row, const std::string& message) const;
+};
 
-// The model's prediction for row `row`; a runtime failure becomes an InputError naming the row.
-trainer::Prediction predict_row(const LoadedModel& model, const trainer::CsvTable& table,
-                                size_t row, const std::vector<size_t>& columns);
+// Loads --data for `model`: a CSV (inputs matched as select_input_columns does; with `labelled`,
+// the target chosen as select_target_column does) or IDX images (by position; with `labelled`,
+// the --labels file). Labelled targets are checked against the model's task and classes.
+ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
+                          bool labelled);
+// Rows without file lines, e.g. a crossval split's test rows.
+ModelRows model_rows(trainer::Dataset data);
+
+// The model's prediction for one row; a runtime failure becomes ModelRows::error_at.
+trainer::Prediction predict_row(const LoadedModel& model, const ModelRows& rows, size_t row);
+ClassPrediction predict_classes_row(const LoadedModel& model, const ModelRows& rows, size_t row);
+CountPrediction predict_count_row(const LoadedModel& model, const ModelRows& rows, size_t row);
 
 }  // namespace pbp::cli

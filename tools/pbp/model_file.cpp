@@ -8,6 +8,7 @@
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/dataset.hpp"
 
 namespace pbp::cli {
 
@@ -73,7 +74,9 @@ LoadedModel LoadedModel::from_state(std::unique_ptr<State> state, size_t size,
   state->workspace.resize((state->model.workspace_bytes() + 3) / 4);
   const pbp_model& view = state->model.view();
   ModelDescription& description = state->description;
+  description.task = static_cast<trainer::Task>(view.task);
   description.inputs = view.input_count;
+  description.outputs = view.output_count;
   description.target_name = to_string(view.target_name);
   for (uint32_t i = 0; i < view.feature_name_count; ++i) {
     pbp_string name{};
@@ -87,7 +90,15 @@ const ModelDescription& LoadedModel::description() const {
   return state_->description;
 }
 
+void LoadedModel::require_task(bool served, const char* what) const {
+  if (!served) {
+    throw std::runtime_error(std::string("a ") + trainer::task_name(state_->description.task) +
+                             " model does not predict " + what);
+  }
+}
+
 trainer::Prediction LoadedModel::predict(std::span<const double> x) const {
+  require_task(state_->description.task == trainer::Task::regression, "a mean and variance");
   std::vector<float> input(x.begin(), x.end());
   pbp::Prediction result{};
   const pbp::Status status =
@@ -100,6 +111,46 @@ trainer::Prediction LoadedModel::predict(std::span<const double> x) const {
   prediction.mean = result.mean;
   prediction.epistemic_variance = result.epistemic_variance;
   prediction.aleatoric_variance = result.aleatoric_variance;
+  return prediction;
+}
+
+ClassPrediction LoadedModel::predict_classes(std::span<const double> x) const {
+  const ModelDescription& model = state_->description;
+  require_task(model.task == trainer::Task::binary || model.task == trainer::Task::multiclass,
+               "class probabilities");
+  const std::vector<float> input(x.begin(), x.end());
+  std::vector<float> probabilities(model.classes());
+  pbp_class_result result{};
+  const pbp_status status = pbp_predict_classes(
+      &state_->model.view(), input.data(), static_cast<uint32_t>(input.size()),
+      state_->workspace.data(), state_->workspace.size() * 4, probabilities.data(),
+      static_cast<uint32_t>(probabilities.size()), &result);
+  if (status != PBP_OK) {
+    throw std::runtime_error(std::string("prediction failed: ") + pbp::status_string(status));
+  }
+  ClassPrediction prediction;
+  prediction.probabilities.assign(probabilities.begin(),
+                                  probabilities.begin() + result.class_count);
+  prediction.entropy = result.entropy;
+  return prediction;
+}
+
+CountPrediction LoadedModel::predict_count(std::span<const double> x) const {
+  require_task(state_->description.task == trainer::Task::count, "a count distribution");
+  const std::vector<float> input(x.begin(), x.end());
+  pbp_count_result result{};
+  const pbp_status status =
+      pbp_predict_count(&state_->model.view(), input.data(), static_cast<uint32_t>(input.size()),
+                        0.95f, state_->workspace.data(), state_->workspace.size() * 4, &result);
+  if (status != PBP_OK) {
+    throw std::runtime_error(std::string("prediction failed: ") + pbp::status_string(status));
+  }
+  CountPrediction prediction;
+  prediction.mean = result.mean;
+  prediction.variance = result.variance;
+  prediction.mode = result.mode;
+  prediction.lower = result.lower;
+  prediction.upper = result.upper;
   return prediction;
 }
 

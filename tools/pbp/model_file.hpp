@@ -12,9 +12,34 @@
 namespace pbp::cli {
 
 struct ModelDescription {
+  trainer::Task task = trainer::Task::regression;
   size_t inputs = 0;
+  size_t outputs = 1;                      // network outputs: C for multiclass, else 1
   std::vector<std::string> feature_names;  // may be empty if the blob has no metadata
   std::string target_name;
+  // Classes a prediction has probabilities for: 2 (binary), C (multiclass), else 0.
+  size_t classes() const {
+    if (task == trainer::Task::binary) return 2;
+    return task == trainer::Task::multiclass ? outputs : 0;
+  }
+};
+
+// A classifier's predictive distribution: one probability per class (binary: p0, p1), and its
+// entropy in nats.
+struct ClassPrediction {
+  std::vector<double> probabilities;
+  double entropy = 0.0;
+};
+
+// A count model's negative-binomial predictive distribution: its mean and variance, its mode
+// (the ADF paper's point prediction) and the central 95 % interval [lower, upper]. The counts
+// are whole numbers held as doubles: the runtime's mode can exceed every integer type.
+struct CountPrediction {
+  double mean = 0.0;
+  double variance = 0.0;
+  double mode = 0.0;
+  double lower = 0.0;
+  double upper = 0.0;
 };
 
 class LoadedModel {
@@ -28,13 +53,18 @@ class LoadedModel {
   ~LoadedModel();
 
   const ModelDescription& description() const;
-  // Predictive distribution for `x` (description().inputs raw values), original units.
-  trainer::Prediction predict(std::span<const double> x) const;
+  // Predictive distribution for `x` (description().inputs raw values), original units. Each
+  // throws std::runtime_error if the model's task is not the one it serves or the runtime fails.
+  trainer::Prediction predict(std::span<const double> x) const;      // regression
+  ClassPrediction predict_classes(std::span<const double> x) const;  // binary, multiclass
+  CountPrediction predict_count(std::span<const double> x) const;    // count
 
   struct State;
 
  private:
   explicit LoadedModel(std::unique_ptr<State> state);
+  // Throws "a <task> model does not predict <what>" unless `served`.
+  void require_task(bool served, const char* what) const;
   // Opens state->blob (`size` bytes) with the runtime and reads the description.
   static LoadedModel from_state(std::unique_ptr<State> state, size_t size, const std::string& path);
   std::unique_ptr<State> state_;

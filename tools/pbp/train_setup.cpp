@@ -3,15 +3,91 @@
 #include <cmath>
 
 #include "pbp/trainer/csv.hpp"
+#include "pbp/trainer/idx.hpp"
 
 namespace pbp::cli {
+namespace {
+
+constexpr uint64_t kMaxSamples = 100'000;
+
+trainer::Task task_option(const ParsedOptions& options) {
+  const auto text = options.text("task");
+  if (!text) return trainer::Task::regression;
+  const auto task = trainer::parse_task(*text);
+  if (!task) {
+    throw UsageError("--task expects regression, binary, multiclass or count, got '" + *text + "'");
+  }
+  return *task;
+}
+
+// --softmax, --samples: only for multiclass; --samples alone means --softmax sampled.
+void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train) {
+  const auto softmax = options.text("softmax");
+  if ((softmax || options.has("samples")) && train.task != trainer::Task::multiclass) {
+    throw UsageError("--softmax and --samples go with --task multiclass");
+  }
+  if (softmax && *softmax != "bound" && *softmax != "sampled") {
+    throw UsageError("--softmax expects bound or sampled, got '" + *softmax + "'");
+  }
+  if (options.has("samples")) {
+    if (softmax && *softmax == "bound") throw UsageError("--samples goes with --softmax sampled");
+    const uint64_t samples = options.unsigned_integer("samples", train.samples);
+    if (samples == 0 || samples > kMaxSamples) {
+      throw UsageError("--samples must be between 1 and " + std::to_string(kMaxSamples));
+    }
+    train.samples = static_cast<uint32_t>(samples);
+  }
+  const bool sampled = (softmax && *softmax == "sampled") || (!softmax && options.has("samples"));
+  train.softmax =
+      sampled ? trainer::SoftmaxApproximation::sampled : trainer::SoftmaxApproximation::log_bound;
+}
+
+trainer::Dataset load_idx(const ParsedOptions& options, const trainer::TrainOptions& train) {
+  if (options.has("target")) throw UsageError("--target goes with CSV data, not IDX images");
+  const std::string labels = options.text("labels").value_or("");
+  if (labels.empty()) throw UsageError("IDX images need their --labels file");
+  trainer::Dataset data =
+      trainer::idx_dataset(trainer::read_idx(options.required_text("data")),
+                           trainer::read_idx(labels), train.task, train.classes);
+  if (data.rows < 2) {
+    throw trainer::InputError(data.source, 0, 0,
+                              "need at least 2 images, found " + std::to_string(data.rows));
+  }
+  return data;
+}
+
+trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOptions& train) {
+  const trainer::CsvTable table = trainer::read_csv(options.required_text("data"), 2);
+  if (options.has("labels")) {
+    throw UsageError("--labels goes with IDX images; a CSV file holds its target (--target)");
+  }
+  const size_t target = trainer::resolve_column(table, options.text("target"));
+  trainer::check_target_column(table, target, train.task, train.classes);
+  return trainer::to_dataset(table, target);
+}
+
+}  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"target"}, {"hidden"}, {"epochs"}, {"seed"}};
+  return {{"labels"},  {"target"},  {"task"},   {"classes"}, {"algorithm"}, {"prior"},
+          {"softmax"}, {"samples"}, {"hidden"}, {"epochs"},  {"seed"}};
 }
 
 const char* const kTrainingOptionsHelp =
-    "  --target NAME|INDEX  target column by header name or 0-based index (default: last)\n"
+    "  --labels L           the IDX labels file when --data is IDX images (MNIST format,\n"
+    "                       uncompressed; raw pixel values are the inputs)\n"
+    "  --target NAME|INDEX  CSV target column by header name or 0-based index (default: last)\n"
+    "  --task T             regression (default), binary (labels 0/1), multiclass (labels\n"
+    "                       0..C-1) or count (non-negative integers)\n"
+    "  --classes C          multiclass: the number of classes (default: 1 + the largest label)\n"
+    "  --algorithm A        pbp (default) or ebp (expectation backpropagation: variances and\n"
+    "                       prior fixed)\n"
+    "  --prior P            learned (EP refinement of the prior precision) or fixed (kept at\n"
+    "                       its prior mean); default: learned, fixed for binary, where\n"
+    "                       learning it lets the weights grow without bound\n"
+    "  --softmax S          multiclass: bound (the log bound, default) or sampled\n"
+    "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
+    "                       implies --softmax sampled)\n"
     "  --hidden W[,W...]    widths of the ReLU hidden layers (default: 50)\n"
     "  --epochs N           passes over the training data (default: 40)\n"
     "  --seed N             random seed; equal seeds give identical models (default: 1)\n";
@@ -23,18 +99,71 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
   if (epochs == 0 || epochs > 1'000'000) throw UsageError("--epochs must be between 1 and 1000000");
   train.epochs = static_cast<uint32_t>(epochs);
   train.seed = options.unsigned_integer("seed", train.seed);
+  train.task = task_option(options);
+  if (options.has("classes")) {
+    if (train.task != trainer::Task::multiclass) {
+      throw UsageError("--classes goes with --task multiclass");
+    }
+    const uint64_t classes = options.unsigned_integer("classes", 0);
+    if (classes < 2 || classes > trainer::kMaxClasses) {
+      throw UsageError("--classes must be between 2 and " + std::to_string(trainer::kMaxClasses));
+    }
+    train.classes = static_cast<uint32_t>(classes);
+  }
+  if (const auto algorithm = options.text("algorithm")) {
+    if (*algorithm != "pbp" && *algorithm != "ebp") {
+      throw UsageError("--algorithm expects pbp or ebp, got '" + *algorithm + "'");
+    }
+    train.algorithm = *algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
+  }
+  if (const auto prior = options.text("prior")) {
+    if (*prior != "learned" && *prior != "fixed") {
+      throw UsageError("--prior expects learned or fixed, got '" + *prior + "'");
+    }
+    train.prior = *prior == "fixed" ? trainer::PriorMode::fixed : trainer::PriorMode::learned;
+  }
+  softmax_options(options, train);
   return train;
 }
 
-trainer::Dataset load_training_data(const ParsedOptions& options) {
-  const trainer::CsvTable table = trainer::read_csv(options.required_text("data"), 2);
-  return trainer::to_dataset(table, trainer::resolve_column(table, options.text("target")));
+trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train) {
+  const bool idx = trainer::looks_like_idx(options.required_text("data"));
+  trainer::Dataset data = idx ? load_idx(options, train) : load_csv(options, train);
+  if (train.task == trainer::Task::multiclass) {
+    train.classes = trainer::class_count(data.y, train.classes);
+    if (train.classes < 2) {
+      throw trainer::InputError(data.source, 0, 0,
+                                "multiclass needs at least 2 classes but every label is 0");
+    }
+  }
+  return data;
 }
 
-std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden) {
+std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden, size_t outputs) {
   std::string text = std::to_string(inputs);
   for (const uint32_t width : hidden) text += " -> " + std::to_string(width);
-  return text + " -> 1";
+  return text + " -> " + std::to_string(outputs);
+}
+
+size_t output_count(const trainer::TrainOptions& train) {
+  return train.task == trainer::Task::multiclass ? train.classes : 1;
+}
+
+std::string task_summary(const trainer::TrainOptions& train) {
+  switch (train.task) {
+    case trainer::Task::regression:
+      return "";
+    case trainer::Task::binary:
+      return "binary, probit likelihood";
+    case trainer::Task::multiclass:
+      return "multiclass, " + std::to_string(train.classes) + " classes, softmax " +
+             (train.softmax == trainer::SoftmaxApproximation::sampled
+                  ? "sampled (" + std::to_string(train.samples) + " draws)"
+                  : std::string("log bound"));
+    case trainer::Task::count:
+      return "count, Poisson likelihood";
+  }
+  return "";
 }
 
 double noise_std(const trainer::Model& model) {

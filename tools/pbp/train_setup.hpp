@@ -10,16 +10,26 @@
 
 namespace pbp::cli {
 
-// --target, --hidden, --epochs, --seed.
+// --labels, --target, --task, --classes, --algorithm, --softmax, --samples, --hidden, --epochs,
+// --seed.
 std::vector<OptionSpec> training_option_specs();
 extern const char* const kTrainingOptionsHelp;
 
+// Throws UsageError for a malformed value or a combination that does not fit the task.
 trainer::TrainOptions training_options(const ParsedOptions& options);
-// Loads --data (at least 2 rows) and splits off the --target column (default: the last).
-trainer::Dataset load_training_data(const ParsedOptions& options);
 
-// "13 -> 50 -> 50 -> 1" for a data set's input count and the hidden widths.
-std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden);
+// Loads --data: a CSV (target column --target, default the last) or IDX images with their
+// --labels. At least 2 rows; every target is checked against the task (an InputError names the
+// file and line/label). For multiclass, sets train.classes to --classes or 1 + the largest label,
+// so every crossval split trains the same number of outputs.
+trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train);
+
+// "13 -> 50 -> 50 -> 1" for a data set's input count, the hidden widths and the output count.
+std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden, size_t outputs = 1);
+// The network outputs `train` gives: classes for multiclass, else 1.
+size_t output_count(const trainer::TrainOptions& train);
+// "multiclass, 10 classes, softmax log bound" and the like; empty for regression.
+std::string task_summary(const trainer::TrainOptions& train);
 // The noise standard deviation sqrt(b / (a - 1)) in original target units.
 double noise_std(const trainer::Model& model);
 

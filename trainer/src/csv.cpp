@@ -212,4 +212,13 @@ Dataset to_dataset(const CsvTable& table, size_t target_column) {
   return data;
 }
 
+void check_target_column(const CsvTable& table, size_t column, Task task, uint32_t classes) {
+  for (size_t row = 0; row < table.rows; ++row) {
+    if (const auto problem = target_problem(table.at(row, column), task, classes)) {
+      throw InputError(table.source, table.row_lines[row], column + 1,
+                       *problem + " (column '" + table.header[column] + "')");
+    }
+  }
+}
+
 }  // namespace pbp::trainer

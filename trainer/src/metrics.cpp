@@ -1,8 +1,10 @@
 #include "pbp/trainer/metrics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <vector>
 
 #include "pbp/math.hpp"
 
@@ -55,6 +57,140 @@ MeanAndError mean_and_standard_error(std::span<const double> values) {
   for (const double value : values) squares += (value - result.mean) * (value - result.mean);
   result.standard_error = std::sqrt(squares / n) / std::sqrt(n);
   return result;
+}
+
+}  // namespace pbp::trainer
+
+namespace pbp::trainer {
+namespace {
+
+bool is_class_index(double value, size_t classes) {
+  return value >= 0.0 && value < static_cast<double>(classes) && std::floor(value) == value;
+}
+
+double floored_log(double probability) {
+  return std::log(probability > kProbabilityFloor ? probability : kProbabilityFloor);
+}
+
+// log Gamma(x) for x > 0; lgamma_r because std::lgamma writes the global signgam, a data race
+// when crossval scores splits on several threads.
+double log_gamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
+double dispersion(double mean, double variance) {
+  if (!(mean > 0.0) || !(variance > mean)) return 0.0;
+  return (variance - mean) / (mean * mean);
+}
+
+// Counts up to this take the exact product form of the negative binomial's Gamma ratio.
+constexpr double kDirectProductLimit = 10000.0;
+
+}  // namespace
+
+ClassificationMetrics classification_metrics(std::span<const double> targets,
+                                             std::span<const double> probabilities,
+                                             size_t classes) {
+  if (targets.empty()) throw std::invalid_argument("metrics: no targets");
+  if (classes < 2) throw std::invalid_argument("metrics: need at least 2 classes");
+  if (probabilities.size() != targets.size() * classes) {
+    throw std::invalid_argument("metrics: targets and probabilities differ in length");
+  }
+  double correct = 0.0, loglik = 0.0, brier = 0.0;
+  std::vector<double> bin_rows(kCalibrationBins), bin_correct(kCalibrationBins),
+      bin_confidence(kCalibrationBins);
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (!is_class_index(targets[i], classes)) {
+      throw std::invalid_argument("metrics: target is not a class index");
+    }
+    const size_t label = static_cast<size_t>(targets[i]);
+    const std::span<const double> p = probabilities.subspan(i * classes, classes);
+    size_t predicted = 0;
+    for (size_t c = 0; c < classes; ++c) {
+      if (p[c] > p[predicted]) predicted = c;
+      const double miss = p[c] - (c == label ? 1.0 : 0.0);
+      brier += miss * miss;
+    }
+    const double hit = predicted == label ? 1.0 : 0.0;
+    correct += hit;
+    loglik += floored_log(p[label]);
+    // Bin b holds confidences in (b / 15, (b + 1) / 15]; bin 0 also holds 0.
+    const double confidence = std::clamp(p[predicted], 0.0, 1.0);
+    const double scaled = std::ceil(confidence * static_cast<double>(kCalibrationBins));
+    const size_t bin =
+        std::min(kCalibrationBins - 1, static_cast<size_t>(std::max(scaled, 1.0)) - 1);
+    bin_rows[bin] += 1.0;
+    bin_correct[bin] += hit;
+    bin_confidence[bin] += confidence;
+  }
+  const double n = static_cast<double>(targets.size());
+  ClassificationMetrics metrics;
+  metrics.count = targets.size();
+  metrics.accuracy = correct / n;
+  metrics.loglik = loglik / n;
+  metrics.brier = brier / n;
+  for (size_t b = 0; b < kCalibrationBins; ++b) {
+    if (bin_rows[b] == 0.0) continue;
+    metrics.ece += std::fabs(bin_correct[b] - bin_confidence[b]) / n;  // (n_b/n)|acc_b - conf_b|
+  }
+  return metrics;
+}
+
+double predictive_entropy(std::span<const double> probabilities) {
+  double entropy = 0.0;
+  for (const double p : probabilities) {
+    if (p > 0.0) entropy -= p * std::log(p);
+  }
+  return entropy;
+}
+
+double negative_binomial_mode(double mean, double variance) {
+  const double psi = dispersion(mean, variance);
+  if (!(mean > 0.0) || psi >= 1.0) return 0.0;
+  return std::floor((1.0 - psi) * mean);
+}
+
+double negative_binomial_log_pmf(double k, double mean, double variance) {
+  if (!(mean > 0.0)) return k == 0.0 ? 0.0 : -HUGE_VAL;
+  const double psi = dispersion(mean, variance);
+  if (psi == 0.0) return k * std::log(mean) - mean - log_gamma(k + 1.0);
+  // P(k) = Gamma(k + r) / (Gamma(r) k!) (1 + psi mu)^-r (psi mu / (1 + psi mu))^k, r = 1 / psi.
+  // For moderate k, Gamma(k + r) / Gamma(r) psi^k = prod_{j<k} (1 + j psi) keeps every digit when
+  // r is huge (near-Poisson), where the difference of two log Gammas would not.
+  const double log1p_psi_mu = std::log1p(psi * mean);
+  double log_ratio = 0.0;
+  if (k <= kDirectProductLimit) {
+    for (double j = 1.0; j < k; j += 1.0) log_ratio += std::log1p(j * psi);
+    log_ratio += k * std::log(mean);
+  } else {
+    const double r = 1.0 / psi;
+    log_ratio = log_gamma(k + r) - log_gamma(r) + k * std::log(psi * mean);
+  }
+  return log_ratio - log_gamma(k + 1.0) - log1p_psi_mu / psi - k * log1p_psi_mu;
+}
+
+CountMetrics count_metrics(std::span<const double> targets, std::span<const double> mean,
+                           std::span<const double> variance) {
+  if (targets.empty()) throw std::invalid_argument("metrics: no targets");
+  if (mean.size() != targets.size() || variance.size() != targets.size()) {
+    throw std::invalid_argument("metrics: targets and predictions differ in length");
+  }
+  double deviation = 0.0, loglik = 0.0;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (!(targets[i] >= 0.0) || std::floor(targets[i]) != targets[i]) {
+      throw std::invalid_argument("metrics: target is not a count");
+    }
+    deviation += std::fabs(targets[i] - negative_binomial_mode(mean[i], variance[i]));
+    loglik += std::max(negative_binomial_log_pmf(targets[i], mean[i], variance[i]),
+                       std::log(kProbabilityFloor));
+  }
+  const double n = static_cast<double>(targets.size());
+  CountMetrics metrics;
+  metrics.count = targets.size();
+  metrics.mad = deviation / n;
+  metrics.loglik = loglik / n;
+  return metrics;
 }
 
 }  // namespace pbp::trainer

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <string>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 #include "pbp/trainer/adf.hpp"
 #include "pbp/trainer/likelihood.hpp"
@@ -71,8 +71,8 @@ uint32_t check_targets(const Dataset& data, const TrainOptions& options) {
     const bool whole = y >= 0.0 && y == std::floor(y) && y < 4294967296.0;
     const bool valid = options.task == Task::binary ? (y == 0.0 || y == 1.0) : whole;
     if (!valid) {
-      throw std::invalid_argument("row " + std::to_string(i + 1) + ": target " +
-                                  std::to_string(y) + " is not a valid " +
+      throw std::invalid_argument("row " + std::to_string(i + 1) + ": target " + std::to_string(y) +
+                                  " is not a valid " +
                                   (options.task == Task::binary       ? "binary label (0 or 1)"
                                    : options.task == Task::multiclass ? "class index"
                                                                       : "count"));
@@ -131,6 +131,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   const std::unique_ptr<Likelihood> likelihood =
       make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
   const bool ebp = options.algorithm == Algorithm::ebp;
+  const bool learn_prior =
+      !ebp && (options.prior == PriorMode::learned ||
+               (options.prior == PriorMode::automatic && options.task != Task::binary));
   const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});
@@ -147,7 +150,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       ++local.updates;
     }
     workspace.store(model.layers);
-    if (!ebp) {  // EBP keeps the prior precision fixed
+    if (learn_prior) {
       const PriorRefinement refined = refine_prior(model.layers, model.prior, factors);
       workspace.load(model.layers);
       local.prior_factor_updates += refined.attempted;

@@ -69,6 +69,24 @@ std::string regression_csv(size_t rows, const std::string& header) {
   return csv.str();
 }
 
+std::string idx_file(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& values) {
+  std::string bytes{'\0', '\0', '\x08', static_cast<char>(dims.size())};
+  for (const uint32_t d : dims) {
+    for (int shift = 24; shift >= 0; shift -= 8) bytes += static_cast<char>(d >> shift & 0xFF);
+  }
+  return bytes.append(values.begin(), values.end());
+}
+
+std::string binary_csv(size_t rows) {
+  std::ostringstream csv;
+  csv << "x1,x2,label\n";
+  for (size_t i = 0; i < rows; ++i) {
+    const double x1 = static_cast<double>(i % 5), x2 = static_cast<double>((i * 3) % 7) / 2.0;
+    csv << x1 << "," << x2 << "," << (x1 + x2 > 4.0 ? 1 : 0) << "\n";
+  }
+  return csv.str();
+}
+
 void CliTest::SetUp() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   directory_ = std::filesystem::temp_directory_path() /

@@ -1,5 +1,6 @@
 // Running the pbp binary as a subprocess on files in a per-test temporary directory.
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,6 +23,12 @@ void write_file(const std::filesystem::path& path, const std::string& text);
 
 // A small regression set: y = 2 x1 - x2 + 0.5 sin(7 i) (deterministic), with a header.
 std::string regression_csv(size_t rows, const std::string& header = "x1,x2,y");
+
+// An IDX file (MNIST format): magic 00 00 08 <rank>, big-endian dims, then the bytes.
+std::string idx_file(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& values);
+
+// A small binary classification set: label = x1 + x2 > 4 (rows alternate around the boundary).
+std::string binary_csv(size_t rows);
 
 // Each test gets a fresh directory, removed afterwards.
 class CliTest : public ::testing::Test {

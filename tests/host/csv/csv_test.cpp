@@ -111,5 +111,44 @@ TEST(Csv, TargetByNameIndexOrLast) {
   EXPECT_EQ(part.y, (std::vector<double>{4, 4, 1}));
 }
 
+// The message check_target_column throws for `csv`'s last column, or "ok".
+std::string target_error(const std::string& csv, Task task, uint32_t classes = 0) {
+  const CsvTable table = parse_csv(csv, "t.csv");
+  try {
+    check_target_column(table, table.columns() - 1, task, classes);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "ok";
+}
+
+TEST(CsvTargets, CheckedPerTaskWithFileLineAndColumn) {
+  const std::string labels = "a,y\n1,0\n\n2,1\n3,1\n";
+  EXPECT_EQ(target_error(labels, Task::binary), "ok");
+  EXPECT_EQ(target_error(labels, Task::multiclass, 2), "ok");
+  EXPECT_EQ(target_error("a,y\n1,0\n\n2,2\n", Task::binary),
+            "t.csv:4:2: expected a binary label 0 or 1, found 2 (column 'y')");
+  EXPECT_EQ(target_error("a,y\n1,0\n2,0.5\n", Task::multiclass),
+            "t.csv:3:2: expected a class index 0..63, found 0.5 (column 'y')");
+  EXPECT_EQ(target_error("a,y\n1,0\n2,3\n", Task::multiclass, 3),
+            "t.csv:3:2: expected a class index 0..2, found 3 (column 'y')");
+  EXPECT_EQ(target_error("a,y\n1,-1\n", Task::count),
+            "t.csv:2:2: expected a count (a non-negative integer), found -1 (column 'y')");
+  EXPECT_EQ(target_error("a,y\n1,2.5\n", Task::count),
+            "t.csv:2:2: expected a count (a non-negative integer), found 2.5 (column 'y')");
+  EXPECT_EQ(target_error("a,y\n1,1e300\n", Task::count),
+            "t.csv:2:2: expected a count (a non-negative integer), found 1e+300 (column 'y')");
+  EXPECT_EQ(target_error("a,y\n1,17\n2,-3.5\n", Task::regression), "ok");
+}
+
+TEST(CsvTargets, ClassCountAndTaskNames) {
+  EXPECT_EQ(class_count(std::vector<double>{0, 4, 2}, 0), 5u);
+  EXPECT_EQ(class_count(std::vector<double>{0, 4, 2}, 7), 7u);
+  for (const Task task : {Task::regression, Task::binary, Task::multiclass, Task::count}) {
+    EXPECT_EQ(parse_task(task_name(task)), task);
+  }
+  EXPECT_EQ(parse_task("classification"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace pbp::trainer

@@ -2,6 +2,7 @@
 // name file:line:column, so a user can jump straight to the bad cell.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -50,5 +51,9 @@ size_t resolve_column(const CsvTable& table, const std::optional<std::string>& t
 
 // Splits a table into inputs (every other column, in file order) and the target column.
 Dataset to_dataset(const CsvTable& table, size_t target_column);
+
+// Checks every cell of `column` with target_problem(value, task, classes) (dataset.hpp); throws
+// InputError at the first bad cell's file:line:column.
+void check_target_column(const CsvTable& table, size_t column, Task task, uint32_t classes);
 
 }  // namespace pbp::trainer

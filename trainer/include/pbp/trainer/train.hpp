@@ -17,6 +17,14 @@ enum class Algorithm : uint32_t { pbp = 0, ebp = 1 };
 // reparameterised stochastic estimate of its gradient with `samples` draws (eqs. 16-18).
 enum class SoftmaxApproximation : uint32_t { log_bound = 0, sampled = 1 };
 
+// Whether EP refines the weights' prior factors and the prior precision lambda after every epoch
+// (PBP) or keeps them at the prior. `automatic` learns it except for binary tasks: with a probit
+// likelihood nothing fixes the output's scale, so on (nearly) separable data the evidence keeps
+// favouring larger weights, the learned prior variance follows them, and both grow without bound
+// (breast cancer, 1 x 50: accuracy 0.944 learned vs 0.970 fixed; multiclass and regression are
+// unaffected).
+enum class PriorMode : uint32_t { automatic = 0, learned = 1, fixed = 2 };
+
 struct TrainOptions {
   std::vector<uint32_t> hidden{50};  // widths of the ReLU hidden layers
   uint32_t epochs = 40;
@@ -24,6 +32,7 @@ struct TrainOptions {
   Task task = Task::regression;
   uint32_t classes = 0;  // multiclass: number of classes C; 0 = 1 + the largest label seen
   Algorithm algorithm = Algorithm::pbp;
+  PriorMode prior = PriorMode::automatic;
   SoftmaxApproximation softmax = SoftmaxApproximation::log_bound;
   uint32_t samples = 10;  // draws per update for SoftmaxApproximation::sampled
   // Called after every epoch with (epochs done, total); for progress bars and training curves.

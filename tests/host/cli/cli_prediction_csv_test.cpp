@@ -1,0 +1,41 @@
+// The CSV `pbp predict` writes for each task, checked on hand-made predictions.
+#include <gtest/gtest.h>
+
+#include "prediction_csv.hpp"
+
+namespace pbp::cli {
+namespace {
+
+TEST(PredictionCsv, HeadersPerTask) {
+  ModelDescription model;
+  EXPECT_EQ(prediction_csv_header(model), "mean,std,epistemic_std,aleatoric_std\n");
+  model.task = trainer::Task::binary;
+  EXPECT_EQ(prediction_csv_header(model), "p0,p1,entropy\n");
+  model.task = trainer::Task::multiclass;
+  model.outputs = 4;
+  EXPECT_EQ(prediction_csv_header(model), "p0,p1,p2,p3,entropy\n");
+  model.task = trainer::Task::count;
+  model.outputs = 1;
+  EXPECT_EQ(prediction_csv_header(model), "mean,variance,mode,lower,upper\n");
+}
+
+TEST(PredictionCsv, RowsAreShortestFloats) {
+  trainer::Prediction regression;
+  regression.mean = 2.5;
+  regression.epistemic_variance = 9.0;
+  regression.aleatoric_variance = 16.0;
+  EXPECT_EQ(prediction_csv_row(regression), "2.5,5,3,4\n");
+  // Values the runtime computed in float print as that float, not its double expansion.
+  const ClassPrediction classes{{0.1f, 0.25, 0.65f}, 0.8018185525433372};
+  EXPECT_EQ(prediction_csv_row(classes), "0.1,0.25,0.65,0.80181855\n");
+  CountPrediction count;
+  count.mean = 3.5;
+  count.variance = 7.25;
+  count.mode = 2;
+  count.lower = 0;
+  count.upper = 9;
+  EXPECT_EQ(prediction_csv_row(count), "3.5,7.25,2,0,9\n");
+}
+
+}  // namespace
+}  // namespace pbp::cli

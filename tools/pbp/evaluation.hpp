@@ -1,0 +1,27 @@
+// Test figures of a model on labelled rows, per task, as `eval` and `crossval` report them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "input_columns.hpp"
+#include "model_file.hpp"
+
+namespace pbp::cli {
+
+// One figure, keyed as the JSON output names it.
+struct Metric {
+  std::string key;
+  double value = 0.0;
+};
+
+// Runs every row of `rows` (labelled) through `model` and scores the predictions:
+//   regression:        rmse, loglik, coverage50, coverage90, coverage95
+//   binary/multiclass: accuracy, loglik, brier, ece
+//   count:             mad (|y - NB mode|), loglik
+// (trainer/include/pbp/trainer/metrics.hpp defines each).
+std::vector<Metric> evaluate(const LoadedModel& model, const ModelRows& rows);
+
+// The value of `key` in `metrics` (std::out_of_range if absent).
+double metric_value(const std::vector<Metric>& metrics, const std::string& key);
+
+}  // namespace pbp::cli

@@ -1,0 +1,45 @@
+#include "prediction_csv.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace pbp::cli {
+
+std::string float_text(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(value));
+  return std::string(buffer, result.ptr);
+}
+
+std::string prediction_csv_header(const ModelDescription& model) {
+  if (model.task == trainer::Task::count) return "mean,variance,mode,lower,upper\n";
+  if (model.classes() == 0) return "mean,std,epistemic_std,aleatoric_std\n";
+  std::string header;
+  for (size_t c = 0; c < model.classes(); ++c) header.append("p").append(std::to_string(c)) += ',';
+  return header + "entropy\n";
+}
+
+std::string prediction_csv_row(const trainer::Prediction& p) {
+  std::string row = float_text(p.mean);
+  row.append(",").append(float_text(std::sqrt(p.variance())));
+  row.append(",").append(float_text(std::sqrt(p.epistemic_variance)));
+  row.append(",").append(float_text(std::sqrt(p.aleatoric_variance)));
+  return row + "\n";
+}
+
+std::string prediction_csv_row(const ClassPrediction& p) {
+  std::string row;
+  for (const double probability : p.probabilities) row.append(float_text(probability)) += ',';
+  return row.append(float_text(p.entropy)) + "\n";
+}
+
+std::string prediction_csv_row(const CountPrediction& p) {
+  std::string row = float_text(p.mean);
+  row.append(",").append(float_text(p.variance));
+  row.append(",").append(float_text(p.mode));
+  row.append(",").append(float_text(p.lower));
+  row.append(",").append(float_text(p.upper));
+  return row + "\n";
+}
+
+}  // namespace pbp::cli

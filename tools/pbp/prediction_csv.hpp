@@ -1,0 +1,21 @@
+// The CSV that `pbp predict` writes, per task; pure formatting, so tests can check it directly.
+#pragma once
+#include <string>
+
+#include "model_file.hpp"
+
+namespace pbp::cli {
+
+// The runtime computes in float: the shortest text that reads back as the same float.
+std::string float_text(double value);
+
+// "mean,std,epistemic_std,aleatoric_std" (regression), "p0,...,p<C-1>,entropy" (binary: p0,p1),
+// "mean,variance,mode,lower,upper" (count); each ends with a newline.
+std::string prediction_csv_header(const ModelDescription& model);
+
+// One row of each, ending with a newline; std values are square roots of the variances.
+std::string prediction_csv_row(const trainer::Prediction& prediction);
+std::string prediction_csv_row(const ClassPrediction& prediction);
+std::string prediction_csv_row(const CountPrediction& prediction);
+
+}  // namespace pbp::cli
