@@ -142,3 +142,41 @@ TEST(UpdateGuard, RefusesEveryUnusableUpdate) {
 
 }  // namespace
 }  // namespace pbp::trainer
+
+namespace pbp::trainer {
+namespace {
+
+// Binary tasks keep the prior precision at its prior unless asked (see PriorMode); regression,
+// multiclass and counts learn it.
+TEST(PriorMode, BinaryKeepsThePriorUnlessAskedToLearnIt) {
+  Random random(21);
+  Dataset data;
+  data.rows = 120;
+  data.inputs = 3;
+  for (size_t i = 0; i < data.rows; ++i) {
+    double t = 0;
+    for (size_t k = 0; k < data.inputs; ++k) {
+      const double v = random.normal();
+      data.x.push_back(v);
+      t += v * (k + 1.0);
+    }
+    data.y.push_back(t > 0 ? 1.0 : 0.0);
+  }
+  TrainOptions options;
+  options.hidden = {8};
+  options.epochs = 3;
+  options.task = Task::binary;
+  const Model fixed = train(data, options);
+  EXPECT_EQ(fixed.prior.a, Gamma{}.a);
+  EXPECT_EQ(fixed.prior.b, Gamma{}.b);
+  options.prior = PriorMode::learned;
+  const Model learned = train(data, options);
+  EXPECT_NE(learned.prior.a, Gamma{}.a);
+  options.task = Task::count;
+  options.prior = PriorMode::automatic;
+  const Model counts = train(data, options);
+  EXPECT_NE(counts.prior.a, Gamma{}.a);
+}
+
+}  // namespace
+}  // namespace pbp::trainer
