@@ -55,14 +55,44 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
         if (!pbp::math::is_finite(x[k])) x[k] = 1.0f;
       }
     }
+    // Every entry point on every model: the wrong task must be refused, never run.
     pbp_prediction p;
     const pbp_status s =
         pbp_predict(&m, x.data(), m.input_count, 0.9f, workspace.data(), m.workspace_bytes, &p);
-    require(s == PBP_OK || s == PBP_ERR_NONFINITE_OUTPUT, "predict status");
+    if (m.task != PBP_TASK_REGRESSION) {
+      require(s == PBP_ERR_WRONG_TASK, "predict refuses other tasks");
+    } else {
+      require(s == PBP_OK || s == PBP_ERR_NONFINITE_OUTPUT, "predict status");
+    }
     if (s == PBP_OK) {
       require(pbp::math::is_finite(p.mean) && pbp::math::is_finite(p.std), "finite prediction");
       require(p.epistemic_variance >= 0.0f && p.aleatoric_variance >= 0.0f, "variances");
       require(p.lower <= p.mean && p.mean <= p.upper, "interval order");
+    }
+    std::vector<float> probabilities(PBP_MAX_CLASSES);  // heap-sized exactly to the capacity
+    pbp_class_result c;
+    const pbp_status sc =
+        pbp_predict_classes(&m, x.data(), m.input_count, workspace.data(), m.workspace_bytes,
+                            probabilities.data(), PBP_MAX_CLASSES, &c);
+    const bool classifier = m.task == PBP_TASK_BINARY || m.task == PBP_TASK_MULTICLASS;
+    require(classifier ? sc != PBP_ERR_WRONG_TASK : sc == PBP_ERR_WRONG_TASK, "classes task");
+    if (sc == PBP_OK) {
+      float sum = 0.0f;
+      for (uint32_t k = 0; k < c.class_count; ++k) {
+        require(probabilities[k] >= 0.0f && probabilities[k] <= 1.0f, "probability range");
+        sum += probabilities[k];
+      }
+      require(sum > 0.99f && sum < 1.01f, "probabilities sum to 1");
+      require(c.predicted_class < c.class_count, "predicted class");
+    }
+    pbp_count_result n;
+    const pbp_status sn = pbp_predict_count(&m, x.data(), m.input_count, 0.9f, workspace.data(),
+                                            m.workspace_bytes, &n);
+    require(m.task == PBP_TASK_COUNT ? sn != PBP_ERR_WRONG_TASK : sn == PBP_ERR_WRONG_TASK,
+            "count task");
+    if (sn == PBP_OK) {
+      require(n.mean >= 0.0f && n.variance >= n.mean * 0.999f, "count moments");
+      require(n.lower <= n.upper, "count interval order");
     }
   }
 }

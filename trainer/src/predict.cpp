@@ -3,16 +3,20 @@
 #include <vector>
 
 #include "pbp/moments.hpp"
+#include "pbp/outputs.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::trainer {
 
-Prediction predict(const Model& model, std::span<const double> x) {
+namespace {
+
+// Standardised input through the network: the output moments (nu_i, psi_i) of every output.
+void output_moments(const Model& model, std::span<const double> x, std::vector<double>& mean,
+                    std::vector<double>& var) {
   if (x.size() != model.input_count()) throw std::invalid_argument("predict: wrong input width");
   const Standardisation& s = model.standardisation;
   std::vector<double> z(x.size());
   for (size_t k = 0; k < x.size(); ++k) z[k] = (x[k] - s.input_mean[k]) / s.input_std[k];
-
   std::vector<LayerWeights<double>> layers;
   uint32_t max_width = 0;
   for (const Layer& layer : model.layers) {
@@ -20,14 +24,38 @@ Prediction predict(const Model& model, std::span<const double> x) {
     if (layer.outputs > max_width) max_width = layer.outputs;
   }
   std::vector<double> workspace(network_workspace_elements(max_width));
-  double mean = 0.0, var = 0.0;
+  mean.assign(model.output_count(), 0.0);
+  var.assign(model.output_count(), 0.0);
   network_moments<double>(layers.data(), static_cast<uint32_t>(layers.size()), z.data(),
-                          workspace.data(), max_width, &mean, &var);
+                          workspace.data(), max_width, mean.data(), var.data());
+}
 
+}  // namespace
+
+Prediction predict(const Model& model, std::span<const double> x) {
+  std::vector<double> mean, var;
+  output_moments(model, x, mean, var);
+  const Standardisation& s = model.standardisation;
   Prediction p;
-  p.mean = mean * s.target_std + s.target_mean;
-  p.epistemic_variance = var * s.target_std * s.target_std;
+  p.mean = mean[0] * s.target_std + s.target_mean;
+  p.epistemic_variance = var[0] * s.target_std * s.target_std;
   p.aleatoric_variance = model.noise.variance_estimate() * s.target_std * s.target_std;
+  return p;
+}
+
+std::vector<double> predict_class_probabilities(const Model& model, std::span<const double> x) {
+  std::vector<double> mean, var;
+  output_moments(model, x, mean, var);
+  if (model.task == Task::binary) {
+    const outputs::BinaryProbabilities<double> b = outputs::binary_probabilities(mean[0], var[0]);
+    return {b.negative, b.positive};
+  }
+  if (model.task != Task::multiclass) {
+    throw std::invalid_argument("predict_class_probabilities: not a classification model");
+  }
+  std::vector<double> p(mean.size());
+  outputs::softmax_probabilities<double>(mean.data(), var.data(),
+                                         static_cast<uint32_t>(mean.size()), p.data());
   return p;
 }
 

@@ -76,4 +76,8 @@ struct Prediction {
 // (runtime/include/pbp/moments.hpp). `x` has input_count() raw (unstandardised) values.
 Prediction predict(const Model& model, std::span<const double> x);
 
+// Class probabilities of a binary (2 values: p(y=0), p(y=1)) or multiclass model in double, by the
+// shared output formulas (runtime/include/pbp/outputs.hpp) that the runtime runs in float.
+std::vector<double> predict_class_probabilities(const Model& model, std::span<const double> x);
+
 }  // namespace pbp::trainer
