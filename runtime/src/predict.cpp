@@ -28,7 +28,7 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   p.std = math::sqrt(p.epistemic_variance + p.aleatoric_variance);
   // z = Phi^-1((1 + p) / 2), computed from the small tail (1 - p) / 2 so that p near 1 keeps
   // its precision instead of rounding (1 + p) / 2 to 1.
-  const float z = -math::normal_quantile((1.0f - probability) * 0.5f);
+  const float z = math::detail::interval_half_width_fast((1.0f - probability) * 0.5f);
   p.lower = p.mean - z * p.std;
   p.upper = p.mean + z * p.std;
   const float outputs[6] = {p.mean, p.epistemic_variance, p.aleatoric_variance, p.std, p.lower,

@@ -422,3 +422,20 @@ PBP_TEST(same_bits_on_every_target) {
   PBP_CHECK(hf == kExpectedFloat);
   PBP_CHECK(hd == kExpectedDouble);
 }
+
+// pbp_predict's interval half-width against the accurate normal_quantile, over q from the float
+// subnormals to 1/2 (interval probabilities from ~1 down to 0).
+PBP_TEST(interval_half_width_fast_matches_normal_quantile) {
+  float worst = 0.0f;
+  for (float q = 1.2e-38f; q < 0.5f; q *= 1.37f) {
+    const float fast = pbp::math::detail::interval_half_width_fast(q);
+    const float exact = -pbp::math::normal_quantile(q);
+    const float error = fast > exact ? fast - exact : exact - fast;
+    const float scaled = error / (exact > 1.0f ? exact : 1.0f);
+    if (scaled > worst) worst = scaled;
+  }
+  const float half = pbp::math::detail::interval_half_width_fast(0.5f);
+  PBP_CHECK(half >= 0.0f && half < 1e-6f);
+  pbp_test::note("worst relative error %.3g", static_cast<double>(worst));
+  PBP_CHECK(worst < 2e-6f);
+}

@@ -1,7 +1,9 @@
 // pbp::math::normal_tails: Phi(x), Phi(-x) and phi(x)/Phi(x) from one erfcx and one exp, for
 // the ReLU moments, which need all three for every hidden unit.
 #pragma once
+#include "bits.hpp"
 #include "normal.hpp"
+#include "sqrt.hpp"
 
 namespace pbp {
 namespace math {
@@ -70,7 +72,13 @@ inline float exp_in_range(float x) {
 /// -2^60 (the erfcx fit covers a -> infinity). Plain +-*/ only (bit-identical across targets with
 /// -ffp-contract=off); branch-free. Not part of the public API: only the runtime's ReLU moments,
 /// which need agreement with the trainer to 1e-5, use it.
-inline NormalTails<float> normal_tails_fast(float x) {
+// Size builds keep one out-of-line copy for both callers (ReLU moments, interval); speed builds
+// inline it, which lets the ReLU loop vectorise.
+#if defined(__OPTIMIZE_SIZE__)
+__attribute__((noinline))
+#endif
+inline NormalTails<float>
+normal_tails_fast(float x) {
   using C = NormalConstants<float>;
   const float a = abs(x);
   const float ac = a < 0x1p+60f ? a : 0x1p+60f;  // keeps 2a and a^2 finite; NaN -> 2^60
@@ -89,6 +97,38 @@ inline NormalTails<float> normal_tails_fast(float x) {
   const float num = negative ? C::kSqrt2OverPi : C::kSqrt2OverPi * half_e;
   t.pdf_over_cdf = num / (negative ? y : big);
   return t;
+}
+
+// normal_quantile's tail guess (kQuantileGuess) as float constants, converted at compile time
+// (a float-only FPU would otherwise convert doubles in software).
+inline constexpr float kIntervalGuess[6] = {
+    static_cast<float>(kQuantileGuess[0]), static_cast<float>(kQuantileGuess[1]),
+    static_cast<float>(kQuantileGuess[2]), static_cast<float>(kQuantileGuess[3]),
+    static_cast<float>(kQuantileGuess[4]), static_cast<float>(kQuantileGuess[5])};
+
+/// z >= 0 with Phi(-z) = q, for q in [2^-126, 1/2]: the half-width, in standard deviations, of the
+/// central interval of probability 1 - 2q (pbp_predict's interval; there q >= 2^-25). The tail
+/// guess of normal_quantile in t = sqrt(-2 log q), with log q from q's exponent and a quadratic
+/// in its mantissa (enough for a guess), then Halley steps on Phi itself with normal_tails_fast,
+/// which the ReLU moments link anyway: ~300 bytes instead of normal_quantile's ~2 KB of
+/// compensated kernels, for ~1e-6 relative accuracy (tests/runtime/math).
+inline float interval_half_width_fast(float q) {
+  const uint32_t bits = to_bits(q);
+  const float m = from_bits<float>((bits & 0x007fffffu) | 0x3f800000u) - 1.0f;  // mantissa - 1
+  const float log2_q = static_cast<float>(static_cast<int32_t>(bits >> 23) - 127) +
+                       m * (1.3466f - 0.3466f * m);  // log2(1 + m) to ~0.008
+  const float t = sqrt(-1.3862944f * log2_q);        // sqrt(-2 ln q)
+  const float* c = kIntervalGuess;
+  const float num = c[0] + t * (c[1] + t * c[2]);
+  const float den = 1.0f + t * (c[3] + t * (c[4] + t * c[5]));
+  float x = -(t - num / den);  // ~ Phi^-1(q) <= 0
+  for (int i = 0; i < 4; ++i) {
+    // Halley on Phi(x) - q: Phi' = phi, Phi'' = -x phi.
+    const NormalTails<float> tails = normal_tails_fast(x);
+    const float u = (tails.cdf - q) / (tails.cdf * tails.pdf_over_cdf);
+    x = x - u / (1.0f + 0.5f * x * u);
+  }
+  return x < 0.0f ? -x : 0.0f;
 }
 
 }  // namespace detail
