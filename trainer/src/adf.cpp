@@ -103,8 +103,8 @@ void relu_forward(uint32_t units, AdfWorkspace& ws, size_t l) {
   double* jmv = ws.jac_mean_by_var[l].data();
   double* jvm = ws.jac_var_by_mean[l].data();
   double* jvv = ws.jac_var_by_var[l].data();
-#pragma GCC ivdep  // the workspace arrays never overlap
-  for (uint32_t j = 0; j < units; ++j) {
+  PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
+      for (uint32_t j = 0; j < units; ++j) {
     const ReluMoments<double> r = relu_moments(am[j], av[j]);
     zm[j] = r.mean;
     zv[j] = r.variance;
@@ -132,8 +132,8 @@ void relu_backward(uint32_t units, AdfWorkspace& ws, size_t below) {
   double* ga_var = ws.grad_a_var[below].data();
   // d log Z / d m_z = sum_j a_j m_w + 2 m_z sum_j b_j v_w;  d log Z / d v_z = sum_j b_j (v_w +
   // m_w^2)
-#pragma GCC ivdep  // the workspace arrays never overlap
-  for (uint32_t k = 0; k < units; ++k) {
+  PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
+      for (uint32_t k = 0; k < units; ++k) {
     const double d_mean = acc_mm[k] + 2.0 * mz[k] * acc_mv[k];
     const double d_var = acc_v[k];
     ga_mean[k] = d_mean * jmm[k] + d_var * jvm[k];
@@ -196,8 +196,8 @@ void backward(AdfWorkspace& ws, Sink&& sink) {
         const double b = grad_a_var[j] * scale.variance;
         double* mw = mean + size_t{j} * stride;
         double* vw = variance + size_t{j} * stride;
-#pragma GCC ivdep  // weights and workspace never overlap
-        for (uint32_t k = 0; k < stride; ++k) {
+        PBP_LOOP_ARRAYS_DISJOINT  // weights and workspace never overlap
+            for (uint32_t k = 0; k < stride; ++k) {
           sink(mw[k], vw[k], a * mz[k], b * sz[k], l, size_t{j} * stride + k);
         }
       }
@@ -214,8 +214,8 @@ void backward(AdfWorkspace& ws, Sink&& sink) {
       const double b = grad_a_var[j] * scale.variance;
       double* mw = mean + size_t{j} * stride;
       double* vw = variance + size_t{j} * stride;
-#pragma GCC ivdep  // weights, accumulators and workspace never overlap
-      for (uint32_t k = 0; k < stride; ++k) {
+      PBP_LOOP_ARRAYS_DISJOINT  // weights, accumulators and workspace never overlap
+          for (uint32_t k = 0; k < stride; ++k) {
         const double m = mw[k];
         const double v = vw[k];
         acc_mm[k] += a * m;
@@ -282,7 +282,6 @@ double log_z_with_gradients(const std::vector<Layer>& layers, const double* x, d
   collect_gradients(layers, ws, out);
   return value;
 }
-
 
 AdfOutcome adf_update_loaded(Likelihood& likelihood, const double* x, double target,
                              AdfWorkspace& ws, WeightUpdate update) {

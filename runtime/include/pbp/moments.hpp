@@ -16,6 +16,14 @@
 #define PBP_SIMD_REDUCTION(...)
 #endif
 
+// "These arrays never overlap" for a loop, for GCC's vectoriser (clang has no GCC ivdep, and its
+// own hint warns wherever it cannot vectorise: left out).
+#if defined(__GNUC__) && !defined(__clang__)
+#define PBP_LOOP_ARRAYS_DISJOINT _Pragma("GCC ivdep")
+#else
+#define PBP_LOOP_ARRAYS_DISJOINT
+#endif
+
 namespace pbp {
 
 // One dense layer's weights: row-major [outputs][inputs + 1], the bias weight last in each row.
@@ -166,8 +174,8 @@ template <class T>
 inline void relu_moments_inplace(uint32_t count, T* mean, T* var) {
   // Elementwise and branch-free: where the target has IEEE vector units (x86 SSE, AArch64) this
   // loop vectorises with the same operations per element, hence the same bits.
-#pragma GCC ivdep  // mean and var never overlap
-  for (uint32_t j = 0; j < count; ++j) {
+  PBP_LOOP_ARRAYS_DISJOINT  // mean and var
+      for (uint32_t j = 0; j < count; ++j) {
     const ReluMoments<T> r = relu_moments(mean[j], var[j]);
     mean[j] = r.mean;
     var[j] = r.variance;
