@@ -1,5 +1,8 @@
 #include "pbp/trainer/metrics.hpp"
 
+#include "likelihoods/likelihoods.hpp"
+#include "pbp/outputs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -72,20 +75,10 @@ double floored_log(double probability) {
   return std::log(probability > kProbabilityFloor ? probability : kProbabilityFloor);
 }
 
-// log Gamma(x) for x > 0; lgamma_r because std::lgamma writes the global signgam, a data race
-// when crossval scores splits on several threads.
-double log_gamma(double x) {
-  int sign = 0;
-  return ::lgamma_r(x, &sign);
-}
-
 double dispersion(double mean, double variance) {
   if (!(mean > 0.0) || !(variance > mean)) return 0.0;
   return (variance - mean) / (mean * mean);
 }
-
-// Counts up to this take the exact product form of the negative binomial's Gamma ratio.
-constexpr double kDirectProductLimit = 10000.0;
 
 }  // namespace
 
@@ -145,29 +138,20 @@ double predictive_entropy(std::span<const double> probabilities) {
   return entropy;
 }
 
+// The runtime reports the negative binomial by its mean e^nu and variance e^nu (1 + psi e^nu);
+// both functions below go back to (nu, psi) and use the single copies of the formulas: the mode
+// of runtime/include/pbp/outputs.hpp and the count likelihood's log Z (eqs. 21-22).
 double negative_binomial_mode(double mean, double variance) {
-  const double psi = dispersion(mean, variance);
-  if (!(mean > 0.0) || psi >= 1.0) return 0.0;
-  return std::floor((1.0 - psi) * mean);
+  if (!(mean > 0.0)) return 0.0;
+  return outputs::count_moments(std::log(mean), dispersion(mean, variance)).mode;
 }
 
 double negative_binomial_log_pmf(double k, double mean, double variance) {
   if (!(mean > 0.0)) return k == 0.0 ? 0.0 : -HUGE_VAL;
+  const double nu = std::log(mean);
   const double psi = dispersion(mean, variance);
-  if (psi == 0.0) return k * std::log(mean) - mean - log_gamma(k + 1.0);
-  // P(k) = Gamma(k + r) / (Gamma(r) k!) (1 + psi mu)^-r (psi mu / (1 + psi mu))^k, r = 1 / psi.
-  // For moderate k, Gamma(k + r) / Gamma(r) psi^k = prod_{j<k} (1 + j psi) keeps every digit when
-  // r is huge (near-Poisson), where the difference of two log Gammas would not.
-  const double log1p_psi_mu = std::log1p(psi * mean);
-  double log_ratio = 0.0;
-  if (k <= kDirectProductLimit) {
-    for (double j = 1.0; j < k; j += 1.0) log_ratio += std::log1p(j * psi);
-    log_ratio += k * std::log(mean);
-  } else {
-    const double r = 1.0 / psi;
-    log_ratio = log_gamma(k + r) - log_gamma(r) + k * std::log(psi * mean);
-  }
-  return log_ratio - log_gamma(k + 1.0) - log1p_psi_mu / psi - k * log1p_psi_mu;
+  double d_nu = 0.0, d_psi = 0.0;
+  return NegativeBinomialLikelihood().log_z(&nu, &psi, k, &d_nu, &d_psi);
 }
 
 CountMetrics count_metrics(std::span<const double> targets, std::span<const double> mean,
