@@ -8,7 +8,9 @@ mkdir -p "$out"
 [ -s "$out/boston.csv" ] && [ -s "$out/breast_cancer.csv" ] && exit 0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && apt-get download python3-sklearn >/dev/null) || {
+# apt's stderr only matters when the download fails (as root it warns about its sandbox).
+(cd "$work" && apt-get download python3-sklearn >/dev/null 2>"$work/apt.log") || {
+  cat "$work/apt.log" >&2
   echo "fetch_datasets: 'apt-get download python3-sklearn' failed (run 'apt-get update' first?)" >&2
   exit 1
 }
