@@ -83,6 +83,38 @@ Dataset synthetic_data(const Spec& spec) {
   return data;
 }
 
+// Models of the other tasks, for pbp_predict_classes and pbp_predict_count.
+struct TaskSpec {
+  const char* shape;
+  Task task;
+  uint32_t classes;
+  uint64_t seed;
+};
+
+const std::vector<TaskSpec>& task_specs() {
+  static const std::vector<TaskSpec> list = {
+      {"binary 3-8-1", Task::binary, 0, 21},
+      {"multiclass 3-10-4", Task::multiclass, 4, 22},
+      {"count 3-8-1", Task::count, 0, 23},
+  };
+  return list;
+}
+
+// The regression data's inputs with labels of the task: the sign of the (noisy) target for
+// binary, its quartile band for multiclass, a small count growing with it for counts.
+Dataset task_data(const TaskSpec& spec) {
+  Dataset data = synthetic_data({spec.shape, 3, {8}, 300, 20, spec.seed});
+  for (double& y : data.y) {
+    const double centred = y - 10.0;
+    if (spec.task == Task::binary) y = centred > 0.0 ? 1.0 : 0.0;
+    if (spec.task == Task::multiclass)
+      y = centred < -3.0 ? 0 : centred < 0.0 ? 1 : centred < 3.0 ? 2 : 3;
+    if (spec.task == Task::count)
+      y = std::floor(std::exp(0.15 * (centred > 12.0 ? 12.0 : centred)));
+  }
+  return data;
+}
+
 // The smallest standardised mean alpha of any hidden unit for raw input x (the trainer's
 // double-precision forward pass; only used to choose and describe inputs).
 struct AlphaSummary {
@@ -241,6 +273,62 @@ std::string generate_header() {
                                  << ": no input found with a unit below alpha -30 (min "
                                  << best.min_alpha << ")";
   }
+  // Other tasks: the same kinds of inputs through pbp_predict_classes / pbp_predict_count.
+  struct TaskCase {
+    uint32_t model;
+    std::string what;
+    std::vector<float> input;
+    uint32_t status;
+    uint32_t output[8];  // classes: count, predicted, confidence, entropy, p0..p3; counts: 5 values
+  };
+  std::vector<TaskCase> task_cases;
+  std::vector<std::vector<uint8_t>> task_blobs;
+  for (uint32_t m = 0; m < task_specs().size(); ++m) {
+    const TaskSpec& spec = task_specs()[m];
+    TrainOptions options;
+    options.hidden = {spec.task == Task::multiclass ? 10u : 8u};
+    options.epochs = 20;
+    options.seed = spec.seed;
+    options.task = spec.task;
+    options.classes = spec.classes;
+    const Dataset data = task_data(spec);
+    Model model = train(data, options);
+    model.metadata = Metadata{};
+    task_blobs.push_back(write_blob(model));
+    max_width = 10 > max_width ? 10 : max_width;
+    std::vector<uint32_t> aligned((task_blobs.back().size() + 3) / 4);
+    std::memcpy(aligned.data(), task_blobs.back().data(), task_blobs.back().size());
+    pbp_model opened;
+    EXPECT_EQ(pbp_open(&opened, aligned.data(), task_blobs.back().size()), PBP_OK);
+    std::vector<float> workspace(opened.workspace_bytes / sizeof(float));
+    const std::vector<std::pair<std::string, std::vector<double>>> inputs = {
+        {"training row 0", std::vector<double>(data.row(0), data.row(0) + 3)},
+        {"training row 7", std::vector<double>(data.row(7), data.row(7) + 3)},
+        {"zero", std::vector<double>(3, 0.0)},
+        {"large |x| (1e3)", {1e3, -2e3, 3e3}}};
+    for (const auto& [what, raw] : inputs) {
+      TaskCase c{m, what, to_float(raw), 0, {}};
+      if (spec.task == Task::count) {
+        pbp_count_result r{};
+        c.status = pbp_predict_count(&opened, c.input.data(), 3, 0.9f, workspace.data(),
+                                     opened.workspace_bytes, &r);
+        const float values[5] = {r.mean, r.variance, r.mode, r.lower, r.upper};
+        for (int f = 0; f < 5; ++f) c.output[f] = bits(values[f]);
+      } else {
+        float p[4] = {0, 0, 0, 0};
+        pbp_class_result r{};
+        c.status = pbp_predict_classes(&opened, c.input.data(), 3, workspace.data(),
+                                       opened.workspace_bytes, p, 4, &r);
+        c.output[0] = r.class_count;
+        c.output[1] = r.predicted_class;
+        c.output[2] = bits(r.confidence);
+        c.output[3] = bits(r.entropy);
+        for (int k = 0; k < 4; ++k) c.output[4 + k] = bits(p[k]);
+      }
+      task_cases.push_back(c);
+    }
+  }
+
   std::snprintf(line, sizeof line, "#define PBP_GOLDEN_MAX_WIDTH %uu\n", max_width);
   text += line;
   std::snprintf(line, sizeof line, "#define PBP_GOLDEN_MODEL_COUNT %zuu\n", blobs.size());
@@ -297,6 +385,56 @@ std::string generate_header() {
                   bits(p.epistemic_variance), bits(p.aleatoric_variance), bits(p.std),
                   bits(p.lower), bits(p.upper));
     text += line;
+  }
+  text += "};\n\n";
+
+  // Other tasks.
+  for (size_t m = 0; m < task_blobs.size(); ++m) {
+    std::snprintf(
+        line, sizeof line,
+        "/* %s, trained 20 epochs on 300 synthetic rows (seed %llu). */\n"
+        "static const uint8_t pbp_golden_task_blob_%zu[%zuu] __attribute__((aligned(8))) = {",
+        task_specs()[m].shape, static_cast<unsigned long long>(task_specs()[m].seed), m,
+        task_blobs[m].size());
+    text += line;
+    for (size_t i = 0; i < task_blobs[m].size(); ++i) {
+      std::snprintf(line, sizeof line, "%s0x%02x,", i % 12 == 0 ? "\n    " : " ", task_blobs[m][i]);
+      text += line;
+    }
+    text += "\n};\n\n";
+  }
+  std::snprintf(line, sizeof line, "#define PBP_GOLDEN_TASK_MODEL_COUNT %zuu\n", task_blobs.size());
+  text += line;
+  std::snprintf(line, sizeof line, "#define PBP_GOLDEN_TASK_CASE_COUNT %zuu\n\n",
+                task_cases.size());
+  text += line;
+  text += "static const pbp_golden_model pbp_golden_task_models[PBP_GOLDEN_TASK_MODEL_COUNT] = {\n";
+  for (size_t m = 0; m < task_blobs.size(); ++m) {
+    std::snprintf(line, sizeof line, "    {pbp_golden_task_blob_%zu, %zuu, 3u, \"%s\"},\n", m,
+                  task_blobs[m].size(), task_specs()[m].shape);
+    text += line;
+  }
+  text +=
+      "};\n\n"
+      "/* One prediction of a binary, multiclass or count model (the model's task says which "
+      "call):\n"
+      " * the input bits, the status, and on PBP_OK for classes: class_count, predicted_class,\n"
+      " * confidence and entropy bits, p0..p3 bits (capacity 4); for counts: the bits of mean,\n"
+      " * variance, mode, lower, upper (probability 0.9). */\n"
+      "typedef struct pbp_golden_task_case {\n  uint32_t model;\n  uint32_t input[3];\n"
+      "  uint32_t status;\n  uint32_t output[8];\n} pbp_golden_task_case;\n\n"
+      "static const pbp_golden_task_case pbp_golden_task_cases[PBP_GOLDEN_TASK_CASE_COUNT] = {\n";
+  for (const TaskCase& c : task_cases) {
+    std::snprintf(line, sizeof line,
+                  "    /* %s %s */\n    {%u, {0x%08xu, 0x%08xu, 0x%08xu}, %u,\n     {",
+                  task_specs()[c.model].shape, c.what.c_str(), c.model, bits(c.input[0]),
+                  bits(c.input[1]), bits(c.input[2]), c.status);
+    text += line;
+    for (int f = 0; f < 8; ++f) {
+      std::snprintf(line, sizeof line, "%s0x%08xu", f ? ", " : "", c.output[f]);
+      text += line;
+    }
+    text += "}},\n";
   }
   text += "};\n\n#endif /* PBP_TEST_GOLDEN_VECTORS_H */\n";
   return text;

@@ -1,6 +1,6 @@
-// Golden vectors: pbp_open + pbp_predict on this target must reproduce, bit for bit, what the host
-// float runtime gave for a few trained networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1) on
-// typical, zero, large-|x| inputs and inputs that drive hidden units deep into alpha < -30.
+// Golden vectors: pbp_open and every predict call on this target must reproduce, bit for bit, what
+// the host float runtime gave for a few trained networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1)
+// on typical, zero, large-|x| inputs and inputs that drive hidden units deep into alpha < -30.
 //
 // The expected bits live in golden_vectors.h, generated on the host by
 // tests/host/golden/golden_test.cpp. After a deliberate change of the runtime's float math (or
@@ -84,6 +84,54 @@ PBP_TEST(predictions_are_bit_identical_to_the_host) {
     }
   }
   pbp_test::note("%u cases, %u mismatching values", static_cast<unsigned>(PBP_GOLDEN_CASE_COUNT),
+                 static_cast<unsigned>(mismatches));
+  PBP_CHECK_EQ(mismatches, 0u);
+}
+
+PBP_TEST(class_and_count_predictions_are_bit_identical_to_the_host) {
+  uint32_t mismatches = 0;
+  for (uint32_t c = 0; c < PBP_GOLDEN_TASK_CASE_COUNT; ++c) {
+    const pbp_golden_task_case& g = pbp_golden_task_cases[c];
+    const pbp_golden_model& m = pbp_golden_task_models[g.model];
+    PBP_CHECK_EQ(pbp_open(&model, m.blob, m.size), PBP_OK);
+    const float input[3] = {from_bits(g.input[0]), from_bits(g.input[1]), from_bits(g.input[2])};
+    uint32_t actual[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    pbp_status status;
+    if (model.task == PBP_TASK_COUNT) {
+      pbp_count_result r;
+      memset(&r, 0, sizeof r);
+      status = pbp_predict_count(&model, input, 3, 0.9f, workspace, sizeof workspace, &r);
+      const float values[5] = {r.mean, r.variance, r.mode, r.lower, r.upper};
+      for (uint32_t f = 0; f < 5; ++f) actual[f] = pbp_test::float_bits(values[f]);
+    } else {
+      float p[4] = {0, 0, 0, 0};
+      pbp_class_result r;
+      memset(&r, 0, sizeof r);
+      status = pbp_predict_classes(&model, input, 3, workspace, sizeof workspace, p, 4, &r);
+      actual[0] = r.class_count;
+      actual[1] = r.predicted_class;
+      actual[2] = pbp_test::float_bits(r.confidence);
+      actual[3] = pbp_test::float_bits(r.entropy);
+      for (uint32_t k = 0; k < 4; ++k) actual[4 + k] = pbp_test::float_bits(p[k]);
+    }
+    if (status != static_cast<pbp_status>(g.status)) {
+      pbp_test::note("task case %u (%s): status %s", static_cast<unsigned>(c), m.shape,
+                     pbp_status_name(status));
+      ++mismatches;
+      continue;
+    }
+    for (uint32_t f = 0; f < 8; ++f) {
+      if (actual[f] != g.output[f]) {
+        pbp_test::note("task case %u (%s) value %u: 0x%08lx, expected 0x%08lx",
+                       static_cast<unsigned>(c), m.shape, static_cast<unsigned>(f),
+                       static_cast<unsigned long>(actual[f]),
+                       static_cast<unsigned long>(g.output[f]));
+        ++mismatches;
+      }
+    }
+  }
+  pbp_test::note("%u task cases, %u mismatching values",
+                 static_cast<unsigned>(PBP_GOLDEN_TASK_CASE_COUNT),
                  static_cast<unsigned>(mismatches));
   PBP_CHECK_EQ(mismatches, 0u);
 }
