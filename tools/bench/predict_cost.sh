@@ -30,20 +30,12 @@ command -v valgrind >/dev/null || { echo "valgrind not found" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-data=()
-if [[ -n "$csv" ]]; then
-  head -n 307 "$csv" >"$work/train.csv"
-  { head -n 1 "$csv"; tail -n 200 "$csv"; } >"$work/test.csv"
-  if [[ -n "${PREDICT_COST_MODEL:-}" ]]; then  # a model already trained on train.csv
-    cp "$PREDICT_COST_MODEL" "$work/model.pbp"
-  else
-    cmake --build "$build" -j2 --target pbp >/dev/null
-    "$build/bin/pbp" train --data "$work/train.csv" --out "$work/model.pbp" >/dev/null
-  fi
-  data=(--data "$work/test.csv")
+# shellcheck source=tools/bench/predict_cost_model.sh
+source "$root/tools/bench/predict_cost_model.sh"
+prepare_model "$build" "$csv" "$work"
+if [[ $model_kind == trained ]]; then
   model_text="trained on the first 306 rows of $(basename "$csv"), 200 held-out rows as inputs"
 else
-  "$bench" random-blob --out "$work/model.pbp"
   model_text="deterministic random 13-50-1 model, 200 random inputs"
 fi
 

@@ -26,20 +26,12 @@ fi
 cmake --build "$host" -j2 --target predict_cost >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-data=()
-if [[ -n "$csv" ]]; then
-  head -n 307 "$csv" >"$work/train.csv"
-  { head -n 1 "$csv"; tail -n 200 "$csv"; } >"$work/test.csv"
-  if [[ -n "${PREDICT_COST_MODEL:-}" ]]; then  # a model already trained on train.csv
-    cp "$PREDICT_COST_MODEL" "$work/model.pbp"
-  else
-    cmake --build "$host" -j2 --target pbp >/dev/null
-    "$host/bin/pbp" train --data "$work/train.csv" --out "$work/model.pbp" >/dev/null
-  fi
-  data=(--data "$work/test.csv")
+# shellcheck source=tools/bench/predict_cost_model.sh
+source "$root/tools/bench/predict_cost_model.sh"
+prepare_model "$host" "$csv" "$work"
+if [[ $model_kind == trained ]]; then
   echo "model: trained on the first 306 rows of $(basename "$csv"); inputs: 8 held-out rows"
 else
-  "$host/bin/predict_cost" random-blob --out "$work/model.pbp"
   echo "model: deterministic random 13-50-1; inputs: 8 random rows"
 fi
 

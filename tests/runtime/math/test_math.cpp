@@ -28,14 +28,10 @@ int64_t ulp_distance(T a, T b) {
 }
 
 float float_from_bits(uint32_t b) {
-  float x;
-  __builtin_memcpy(&x, &b, sizeof x);
-  return x;
+  return pbp::math::detail::from_bits<float>(b);
 }
 double double_from_bits(uint64_t b) {
-  double x;
-  __builtin_memcpy(&x, &b, sizeof x);
-  return x;
+  return pbp::math::detail::from_bits<double>(b);
 }
 
 using FloatFn = float (*)(float);
