@@ -1,10 +1,14 @@
 // `pbp inspect model.pbp [--json]`: validates a blob with the runtime and describes it.
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +17,7 @@
 #include "output.hpp"
 #include "pbp/format.hpp"
 #include "pbp/pbp.hpp"
+#include "pbp/trainer/input_relevance.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -27,7 +32,14 @@ const char* const kUsage =
     "\n"
     "  --json   dump everything as JSON: task, layers (inputs, outputs, activation, mean and\n"
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
-    "           prior_gamma, input_mean, input_std, target_mean, target_std, metadata\n";
+    "           prior_gamma, input_mean, input_std, target_mean, target_std, metadata; for\n"
+    "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma\n"
+    "\n"
+    "An ARD model's input relevance: E[1/lambda] = b/(a-1), the expected prior variance of the\n"
+    "input's first-layer weights under its learned Gamma(a, b), relative to the largest input's\n"
+    "(1 = most relevant; an input the data does not use is shrunk towards 0). It measures the\n"
+    "scale of the input's weights, which grows with how nonlinear the target is in it: an\n"
+    "input with a purely linear effect needs only small weights and can rank low.\n";
 
 // Whole file in 4-byte aligned storage (pbp_open requires the alignment).
 std::vector<uint32_t> read_blob(const std::string& path, size_t* size) {
@@ -99,6 +111,70 @@ const char* section_name(uint32_t type) {
   return "unknown";
 }
 
+// The learned per-input prior Gammas of an ARD model (metadata input_prior_precision), if any.
+std::optional<std::vector<trainer::Gamma>> input_priors(const std::string& path,
+                                                        const pbp_model& m) {
+  try {
+    return trainer::read_input_priors({m.metadata, m.metadata_size}, m.input_count);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ": invalid metadata: " + e.what());
+  }
+}
+
+std::string feature_label(const std::vector<std::string>& names, uint32_t input) {
+  return input < names.size() ? names[input] : "input " + std::to_string(input);
+}
+
+// The Gammas were float32 in the blob: printed as such.
+std::string gamma_json(double a, double b) {
+  return JsonObject()
+      .add_raw("a", float_text(static_cast<float>(a)))
+      .add_raw("b", float_text(static_cast<float>(b)))
+      .str();
+}
+
+std::string relevance_json(const std::vector<trainer::Gamma>& priors,
+                           const std::vector<std::string>& names) {
+  std::vector<std::string> items;
+  for (const trainer::InputRelevance& r : trainer::input_relevance(priors)) {
+    items.push_back(JsonObject()
+                        .add_raw("feature", json_string(feature_label(names, r.input)))
+                        .add("input", r.input)
+                        .add_raw("gamma", gamma_json(r.gamma.a, r.gamma.b))
+                        .add("precision_mean", r.precision_mean)
+                        .add("prior_variance", r.prior_variance)
+                        .add("prior_std", std::sqrt(r.prior_variance))
+                        .add("relevance", r.relevance)
+                        .str());
+  }
+  return json_array(items);
+}
+
+void print_relevance(const std::vector<trainer::Gamma>& priors,
+                     const std::vector<std::string>& names) {
+  const std::vector<trainer::InputRelevance> inputs = trainer::input_relevance(priors);
+  size_t width = 7;  // "feature"
+  for (const trainer::InputRelevance& r : inputs) {
+    width = std::max(width, feature_label(names, r.input).size());
+  }
+  std::printf(
+      "input relevance (ARD): E[1/lambda] = b/(a-1) of each input's first-layer weights,\n"
+      "  relative to the largest (1 = most relevant)\n");
+  std::printf("  %-*s  %9s  %12s  %10s  %12s\n", static_cast<int>(width), "feature", "relevance",
+              "E[1/lambda]", "prior std", "E[lambda]");
+  auto row = [width](const std::string& label, const std::string& relevance,
+                     const trainer::Gamma& g) {
+    const double variance = g.variance_estimate();
+    std::printf("  %-*s  %9s  %12s  %10s  %12s\n", static_cast<int>(width), label.c_str(),
+                relevance.c_str(), general(variance, 6).c_str(),
+                general(std::sqrt(variance), 6).c_str(), general(g.a / g.b, 6).c_str());
+  };
+  for (const trainer::InputRelevance& r : inputs) {
+    row(feature_label(names, r.input), general(r.relevance, 4), r.gamma);
+  }
+  row("(bias)", "", priors.back());
+}
+
 std::string sections_json(const pbp_model& m) {
   std::vector<std::string> items;
   const uint32_t header_size = fmt::load_u32(m.blob + fmt::header::kHeaderSize);
@@ -150,8 +226,8 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
   };
   char crc[16];
   std::snprintf(crc, sizeof crc, "0x%08x", fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
-  return JsonObject()
-      .add_raw("file", json_string(path))
+  JsonObject json;
+  json.add_raw("file", json_string(path))
       .add("format_version", fmt::kVersion)
       .add("size", m.blob_size)
       .add_raw("crc32", json_string(crc))
@@ -168,12 +244,17 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("input_std", float_list(m.input_std, m.input_count))
       .add_raw("target_mean", float_text(m.target_mean))
       .add_raw("target_std", float_text(m.target_std))
-      .add_raw("metadata", metadata)
-      .str();
+      .add_raw("metadata", metadata);
+  if (const auto priors = input_priors(path, m)) {
+    json.add_raw("input_relevance", relevance_json(*priors, feature_names(model)))
+        .add_raw("bias_prior_gamma", gamma_json(priors->back().a, priors->back().b));
+  }
+  return json.str();
 }
 
 void print_summary(const std::string& path, const pbp::Model& model) {
   const pbp_model& m = model.view();
+  const std::optional<std::vector<trainer::Gamma>> priors = input_priors(path, m);
   std::printf("%s: pbp model blob, format v%u, %u bytes, CRC-32 0x%08x (ok)\n", path.c_str(),
               fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
   std::printf("task:       %s, %u inputs, %u output%s\n", task_name(m.task), m.input_count,
@@ -188,8 +269,9 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   std::printf("noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised)\n",
               float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
               float_text(m.noise_b / (m.noise_a - 1.0f)).c_str());
-  std::printf("prior:      Gamma(a=%s, b=%s)\n", float_text(m.prior_a).c_str(),
-              float_text(m.prior_b).c_str());
+  std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
+              float_text(m.prior_b).c_str(),
+              priors ? " beyond layer 0; per input below (ARD)" : "");
   std::printf("target:     mean %s, std %s\n", float_text(m.target_mean).c_str(),
               float_text(m.target_std).c_str());
   std::printf("workspace:  %u bytes per prediction\n", m.workspace_bytes);
@@ -205,6 +287,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
     std::printf("features:   %s\n", joined.c_str());
   }
   if (m.notes.length) std::printf("notes:      %s\n", text(m.notes).c_str());
+  if (priors) print_relevance(*priors, names);
 }
 
 }  // namespace

@@ -84,7 +84,9 @@ const char* const kTrainingOptionsHelp =
     "                       prior fixed)\n"
     "  --prior P            learned (EP refinement of the prior precision) or fixed (kept at\n"
     "                       its prior mean); default: learned, fixed for binary, where\n"
-    "                       learning it lets the weights grow without bound\n"
+    "                       learning it lets the weights grow without bound; or ard: learned,\n"
+    "                       with one prior precision per input on its first-layer weights\n"
+    "                       (pbp inspect shows each input's relevance)\n"
     "  --softmax S          multiclass: bound (the log bound, default) or sampled\n"
     "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
     "                       implies --softmax sampled)\n"
@@ -117,10 +119,15 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
     train.algorithm = *algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
   }
   if (const auto prior = options.text("prior")) {
-    if (*prior != "learned" && *prior != "fixed") {
-      throw UsageError("--prior expects learned or fixed, got '" + *prior + "'");
+    if (*prior != "learned" && *prior != "fixed" && *prior != "ard") {
+      throw UsageError("--prior expects learned, fixed or ard, got '" + *prior + "'");
     }
-    train.prior = *prior == "fixed" ? trainer::PriorMode::fixed : trainer::PriorMode::learned;
+    train.prior = *prior == "fixed" ? trainer::PriorMode::fixed
+                  : *prior == "ard" ? trainer::PriorMode::ard
+                                    : trainer::PriorMode::learned;
+    if (train.prior == trainer::PriorMode::ard && train.algorithm == trainer::Algorithm::ebp) {
+      throw UsageError("--prior ard goes with --algorithm pbp (EBP keeps the prior fixed)");
+    }
   }
   softmax_options(options, train);
   return train;

@@ -9,6 +9,7 @@
 #include "pbp/pbp.h"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/input_relevance.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -82,6 +83,9 @@ void check_model(const Model& model) {
       model.metadata.feature_names.size() != model.input_count()) {
     throw std::invalid_argument("write_blob: feature name count does not match the input count");
   }
+  if (!model.input_priors.empty() && model.input_priors.size() != model.input_count() + 1u) {
+    throw std::invalid_argument("write_blob: ARD needs one input prior per input and the bias");
+  }
 }
 
 // Writes a tensor descriptor at `at` and its float32 data at the end of the tensor data.
@@ -106,13 +110,15 @@ void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value
   out.align4();
 }
 
-bool has_metadata(const Metadata& m) {
+bool has_metadata(const Model& model) {
+  const Metadata& m = model.metadata;
   return !m.name.empty() || !m.target_name.empty() || !m.notes.empty() || m.training_rows != 0 ||
-         !m.feature_names.empty();
+         !m.feature_names.empty() || !model.input_priors.empty();
 }
 
-void put_metadata(ByteWriter& out, const Metadata& m) {
+void put_metadata(ByteWriter& out, const Model& model) {
   using Key = fmt::MetadataKey;
+  const Metadata& m = model.metadata;
   if (!m.name.empty()) put_metadata_entry(out, Key::name, m.name.data(), m.name.size());
   if (!m.target_name.empty()) {
     put_metadata_entry(out, Key::target_name, m.target_name.data(), m.target_name.size());
@@ -127,13 +133,22 @@ void put_metadata(ByteWriter& out, const Metadata& m) {
   for (const std::string& feature : m.feature_names) {
     put_metadata_entry(out, Key::feature_name, feature.data(), feature.size());
   }
+  if (!model.input_priors.empty()) {
+    std::vector<uint8_t> priors;
+    try {
+      priors = encode_input_priors(model.input_priors);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("write_blob: ") + e.what());
+    }
+    put_metadata_entry(out, Key::input_prior_precision, priors.data(), priors.size());
+  }
 }
 
 }  // namespace
 
 std::vector<uint8_t> write_blob(const Model& model) {
   check_model(model);
-  const bool metadata = has_metadata(model.metadata);
+  const bool metadata = has_metadata(model);
   const uint32_t section_count = metadata ? 5 : 4;
   const uint32_t layer_count = static_cast<uint32_t>(model.layers.size());
 
@@ -174,7 +189,7 @@ std::vector<uint8_t> write_blob(const Model& model) {
 
   if (metadata) {
     const size_t metadata_at = out.size();
-    put_metadata(out, model.metadata);
+    put_metadata(out, model);
     close_section(fmt::SectionType::metadata, false, metadata_at);
   }
 

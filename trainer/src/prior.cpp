@@ -1,10 +1,29 @@
 #include "pbp/trainer/prior.hpp"
 
 #include <optional>
+#include <stdexcept>
 
 #include "pbp/trainer/moment_matching.hpp"
 
 namespace pbp::trainer {
+
+PriorGroups shared_prior_groups(const std::vector<Layer>& layers) {
+  PriorGroups groups;
+  groups.of_weight.resize(layers.size());
+  for (size_t l = 0; l < layers.size(); ++l) groups.of_weight[l].assign(layers[l].mean.size(), 0);
+  return groups;
+}
+
+PriorGroups input_prior_groups(const std::vector<Layer>& layers) {
+  PriorGroups groups = shared_prior_groups(layers);
+  if (layers.empty()) return groups;
+  const Layer& first = layers.front();
+  groups.count = first.row_length() + 1;  // the shared group, then one per layer-0 column
+  for (size_t i = 0; i < first.mean.size(); ++i) {
+    groups.of_weight[0][i] = 1 + static_cast<uint32_t>(i % first.row_length());
+  }
+  return groups;
+}
 
 PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma& prior) {
   PriorFactors factors(layers.size());
@@ -13,7 +32,8 @@ PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma
   return factors;
 }
 
-bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor) {
+bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor,
+                         double damping) {
   const double cavity_precision = 1.0 / variance - factor.precision;
   const double cavity_variance = 1.0 / cavity_precision;
   const double cavity_mean = (mean / variance - factor.mean_times_precision) * cavity_variance;
@@ -35,23 +55,50 @@ bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFact
   if (!usable_update(next) || !next_gamma || !(next_gamma->a > 1.0)) return false;
 
   // The new factor is the ratio of the new posterior and the cavity.
-  factor.precision = 1.0 / next.variance - cavity_precision;
-  factor.mean_times_precision = next.mean / next.variance - cavity_mean / cavity_variance;
-  factor.a = next_gamma->a - cavity_gamma.a;
-  factor.b = next_gamma->b - cavity_gamma.b;
-  mean = next.mean;
-  variance = next.variance;
-  prior = *next_gamma;
+  const PriorFactor matched{next.mean / next.variance - cavity_mean / cavity_variance,
+                            1.0 / next.variance - cavity_precision, next_gamma->a - cavity_gamma.a,
+                            next_gamma->b - cavity_gamma.b};
+  if (damping == 1.0) {  // the reference's update, bit for bit
+    factor = matched;
+    mean = next.mean;
+    variance = next.variance;
+    prior = *next_gamma;
+    return true;
+  }
+  // Damped: a convex combination of the old and the matched factor, so the posterior's precision
+  // and Gamma shape are those of the old and the matched posterior mixed, still proper.
+  auto mix = [damping](double old_value, double new_value) {
+    return old_value + damping * (new_value - old_value);
+  };
+  factor = {mix(factor.mean_times_precision, matched.mean_times_precision),
+            mix(factor.precision, matched.precision), mix(factor.a, matched.a),
+            mix(factor.b, matched.b)};
+  variance = 1.0 / (cavity_precision + factor.precision);
+  mean = (cavity_mean / cavity_variance + factor.mean_times_precision) * variance;
+  prior = Gamma{cavity_gamma.a + factor.a, cavity_gamma.b + factor.b};
   return true;
 }
 
-PriorRefinement refine_prior(std::vector<Layer>& layers, Gamma& prior, PriorFactors& factors) {
+PriorRefinement refine_prior(std::vector<Layer>& layers, std::span<Gamma> priors,
+                             const PriorGroups& groups, PriorFactors& factors, double damping) {
+  if (priors.size() != groups.count || groups.of_weight.size() != layers.size()) {
+    throw std::invalid_argument("refine_prior: the prior groups do not match the layers");
+  }
+  if (!(damping > 0.0 && damping <= 1.0)) {
+    throw std::invalid_argument("refine_prior: damping must be in (0, 1]");
+  }
   PriorRefinement result;
   for (size_t l = 0; l < layers.size(); ++l) {
     Layer& layer = layers[l];
+    const std::vector<uint32_t>& group = groups.of_weight[l];
+    if (group.size() != layer.mean.size()) {
+      throw std::invalid_argument("refine_prior: the prior groups do not match the layers");
+    }
     for (size_t i = 0; i < layer.mean.size(); ++i) {
+      if (group[i] >= priors.size()) throw std::invalid_argument("refine_prior: no such group");
       ++result.attempted;
-      if (!refine_prior_factor(layer.mean[i], layer.variance[i], prior, factors[l][i])) {
+      if (!refine_prior_factor(layer.mean[i], layer.variance[i], priors[group[i]], factors[l][i],
+                               damping)) {
         ++result.skipped;
       }
     }

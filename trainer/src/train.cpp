@@ -97,6 +97,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   for (uint32_t width : options.hidden) {
     if (width < 1) throw std::invalid_argument("hidden layer widths must be at least 1");
   }
+  if (options.prior == PriorMode::ard && options.algorithm == Algorithm::ebp) {
+    throw std::invalid_argument("the ARD prior needs PBP: EBP keeps the prior fixed");
+  }
 
   const uint32_t classes = check_targets(data, options);
   const uint32_t outputs = options.task == Task::multiclass ? classes : 1;
@@ -126,13 +129,18 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
                                 model.prior, random);
   PriorFactors factors = initial_prior_factors(model.layers, model.prior);
+  const bool ard = options.prior == PriorMode::ard;
+  const PriorGroups groups =
+      ard ? input_prior_groups(model.layers) : shared_prior_groups(model.layers);
+  std::vector<Gamma> priors(groups.count, model.prior);  // group 0 is model.prior
+  if (ard) model.input_priors.assign(priors.begin() + 1, priors.end());
   AdfWorkspace workspace(model.layers);
   // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
   const std::unique_ptr<Likelihood> likelihood =
       make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
   const bool ebp = options.algorithm == Algorithm::ebp;
   const bool learn_prior =
-      !ebp && (options.prior == PriorMode::learned ||
+      !ebp && (options.prior == PriorMode::learned || ard ||
                (options.prior == PriorMode::automatic && options.task != Task::binary));
   const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
   std::vector<size_t> order(data.rows);
@@ -151,7 +159,10 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     }
     workspace.store(model.layers);
     if (learn_prior) {
-      const PriorRefinement refined = refine_prior(model.layers, model.prior, factors);
+      const PriorRefinement refined =
+          refine_prior(model.layers, priors, groups, factors, ard ? kArdDamping : kUndamped);
+      model.prior = priors[0];
+      if (ard) model.input_priors.assign(priors.begin() + 1, priors.end());
       workspace.load(model.layers);
       local.prior_factor_updates += refined.attempted;
       local.prior_factor_skipped += refined.skipped;

@@ -41,7 +41,6 @@ enum class SectionType : uint32_t {
   standardisation = 3,  // required: input and target scaling
   tensor_data = 4,      // required: the bytes the tensor descriptors point into
   metadata = 5,         // optional: name, feature names, ... (key/length/value entries)
-  // Reserved for later issues: 6 = prior groups (per-input-group Gamma priors, ARD), optional.
 };
 inline constexpr uint32_t kKnownSectionTypes = 5;
 
@@ -118,7 +117,18 @@ enum class MetadataKey : uint32_t {
   notes = 3,          // free-form string, at most once
   training_rows = 4,  // u64, exactly 8 bytes, at most once
   feature_name = 5,   // string, repeated: 0 or input_count entries, in input order
+  // ARD models: input_count + 1 input_prior_records, at most once. Read by the tools (pbp
+  // inspect), not by the runtime, which skips it: prediction does not need it.
+  input_prior_precision = 6,
 };
+
+// The value of MetadataKey::input_prior_precision: Gamma(a, b) on the prior precision of layer
+// 0's weights from each input, in input order, then of layer 0's bias weights.
+namespace input_prior_record {
+inline constexpr uint32_t kA = 0;  // f32, finite, > 1
+inline constexpr uint32_t kB = 4;  // f32, finite, > 0
+inline constexpr uint32_t kSize = 8;
+}  // namespace input_prior_record
 
 inline constexpr uint32_t padded_to_4(uint32_t n) {
   return (n + 3u) & ~3u;

@@ -5,40 +5,19 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <numbers>
 
 #include "pbp/trainer/moment_matching.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"
+#include "prior_test_support.hpp"
 
 namespace pbp::trainer {
 namespace {
 
-// Eq. 11 written out: Z = N(m | 0, b/(a-1) + v), Z1 and Z2 with b/a and b/(a+1).
-double normal_density(double x, double variance) {
-  return std::exp(-0.5 * x * x / variance) / std::sqrt(2.0 * std::numbers::pi * variance);
-}
-
-struct Expected {
-  double mean, variance, a, b;
-};
-
-Expected independent_update(double m, double v, double a, double b) {
-  auto log_z = [&](double mm, double vv) { return std::log(normal_density(mm, b / (a - 1) + vv)); };
-  const double h = 1e-6;
-  const double dm = (log_z(m + h, v) - log_z(m - h, v)) / (2 * h);
-  const double dv = (log_z(m, v + h * v) - log_z(m, v - h * v)) / (2 * h * v);
-  const double z = normal_density(m, b / (a - 1) + v);
-  const double z1 = normal_density(m, b / a + v);
-  const double z2 = normal_density(m, b / (a + 1) + v);
-  Expected e;
-  e.mean = m + v * dm;                                   // eq. 6
-  e.variance = v - v * v * (dm * dm - 2 * dv);           // eq. 7
-  e.a = 1.0 / (z * z2 / (z1 * z1) * (a + 1) / a - 1.0);  // eq. 9
-  e.b = 1.0 / (z2 / z1 * (a + 1) / b - z1 / z * a / b);  // eq. 10
-  return e;
-}
+using test::Expected;
+using test::independent_update;
+using test::synthetic;
 
 TEST(PriorRefinement, FactorUpdateMatchesIndependentEvaluation) {
   Random random(3);
@@ -80,26 +59,6 @@ TEST(PriorRefinement, ImproperCavityIsSkippedAndChangesNothing) {
   EXPECT_EQ(factor.precision, 2.0);
   PriorFactor eats_gamma{0.0, 0.1, 5.5, 0.0};  // cavity a = 0.5 <= 1
   EXPECT_FALSE(refine_prior_factor(mean, variance, prior, eats_gamma));
-}
-
-// Standard normal inputs; the target is `label` of sum_k f(x_k, k), with Gaussian noise of
-// `noise` added to the sum.
-template <class Term, class Label>
-Dataset synthetic(uint64_t seed, size_t rows, size_t inputs, Term f, double noise, Label label) {
-  Random random(seed);
-  Dataset data;
-  data.rows = rows;
-  data.inputs = inputs;
-  for (size_t i = 0; i < rows; ++i) {
-    double t = 0;
-    for (size_t k = 0; k < inputs; ++k) {
-      const double v = random.normal();
-      data.x.push_back(v);
-      t += f(v, k);
-    }
-    data.y.push_back(label(t + noise * random.normal()));
-  }
-  return data;
 }
 
 // The share of skipped factor updates over a training run (the reference skips 1.4-4.4 % on

@@ -56,7 +56,10 @@ struct Model {
   Task task = Task::regression;
   std::vector<Layer> layers;
   Gamma noise;  // on the noise precision gamma (standardised target units)
-  Gamma prior;  // on the prior precision lambda of the weights
+  Gamma prior;  // on the prior precision lambda of the weights (with ARD: beyond layer 0)
+  // ARD (PriorMode::ard) only, else empty: the Gamma on the prior precision of layer 0's weights
+  // from each input, then of its bias weights (input_count() + 1 Gammas).
+  std::vector<Gamma> input_priors;
   Standardisation standardisation;
   Metadata metadata;
 

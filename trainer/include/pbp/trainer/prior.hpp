@@ -1,7 +1,10 @@
 // EP refinement of the approximate prior factors (PBP supplement, section 6): after every ADF
 // pass, each weight's factor N(w | 0, 1/lambda) is removed from q, re-matched and put back.
+// Every weight's precision lambda belongs to a group with its own Gamma: one group is PBP's
+// shared prior; one group per input (ARD, Jylanki et al. 2014, section 2.1) adds input relevance.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "pbp/trainer/model.hpp"
@@ -20,24 +23,50 @@ struct PriorFactor {
 // One factor per weight, laid out like Layer::mean.
 using PriorFactors = std::vector<std::vector<PriorFactor>>;
 
+// Which prior Gamma each weight's factor belongs to: a group index per weight, laid out like
+// Layer::mean, each below `count`.
+struct PriorGroups {
+  uint32_t count = 1;
+  std::vector<std::vector<uint32_t>> of_weight;
+};
+
+// Every weight in group 0: the paper's one shared prior precision.
+PriorGroups shared_prior_groups(const std::vector<Layer>& layers);
+
+// ARD: column c of layer 0 (input c's weight into every hidden unit) in group 1 + c, layer 0's
+// bias column in group 1 + inputs, every deeper weight in the shared group 0.
+PriorGroups input_prior_groups(const std::vector<Layer>& layers);
+
 // The factors as the reference starts them: mean 0, precision (a-1)/b of the prior Gamma, and
-// Gamma parts 0 (the Gamma prior itself is already in q).
+// Gamma parts 0 (the Gamma prior itself is already in q). Every group starts from `prior`.
 PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma& prior);
 
+// Damping of the factor updates (Jylanki et al. 2014, section 3.2.1): the factor's natural
+// parameters move to damping * matched + (1 - damping) * old. PBP's reference does not damp its
+// shared prior (1). With one Gamma per input, undamped updates oscillate and let a few hidden
+// units move their scale into layer 0 (ReLU is scale-free, layers 0 and 1 have separate Gammas),
+// which inflates those inputs' Gammas without bound; the paper damps its prior terms by 0.5-0.7.
+inline constexpr double kUndamped = 1.0;
+inline constexpr double kArdDamping = 0.5;
+
 // Refines one factor: cavity, moment match of the cavity times N(w | 0, 1/lambda) with Z from
-// eq. 11, new factor. Updates the weight's (m, v) and the shared prior Gamma. Returns false (and
-// changes nothing) when the cavity is not a proper distribution: v_cav <= 0 or >= 1e6, b_cav <= 0
-// or a_cav <= 1, or when the matched moments are unusable (a variance that is not positive and
-// finite, or a prior Gamma with a <= 1).
-bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor);
+// eq. 11, new factor (damped unless damping is 1). Updates the weight's (m, v) and its group's
+// prior Gamma. Returns false (and changes nothing) when the cavity is not a proper distribution:
+// v_cav <= 0 or >= 1e6, b_cav <= 0 or a_cav <= 1, or when the matched moments are unusable (a
+// variance that is not positive and finite, or a prior Gamma with a <= 1).
+bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor,
+                         double damping = kUndamped);
 
 struct PriorRefinement {
   uint64_t attempted = 0;
   uint64_t skipped = 0;
 };
 
-// One EP sweep over every weight's factor, in layer/row/column order, the shared prior Gamma
-// updated after each weight (as the reference does).
-PriorRefinement refine_prior(std::vector<Layer>& layers, Gamma& prior, PriorFactors& factors);
+// One EP sweep over every weight's factor, in layer/row/column order, the weight's group Gamma
+// priors[groups.of_weight[l][i]] updated after each weight (as the reference does with its one).
+// `priors` has groups.count Gammas; damping in (0, 1].
+PriorRefinement refine_prior(std::vector<Layer>& layers, std::span<Gamma> priors,
+                             const PriorGroups& groups, PriorFactors& factors,
+                             double damping = kUndamped);
 
 }  // namespace pbp::trainer

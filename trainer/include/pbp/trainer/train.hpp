@@ -22,8 +22,10 @@ enum class SoftmaxApproximation : uint32_t { log_bound = 0, sampled = 1 };
 // likelihood nothing fixes the output's scale, so on (nearly) separable data the evidence keeps
 // favouring larger weights, the learned prior variance follows them, and both grow without bound
 // (breast cancer, 1 x 50: accuracy 0.944 learned vs 0.970 fixed; multiclass and regression are
-// unaffected).
-enum class PriorMode : uint32_t { automatic = 0, learned = 1, fixed = 2 };
+// unaffected). `ard` learns it with one Gamma per input on layer 0's weights from that input
+// (automatic relevance determination, Jylanki et al. 2014), one for layer 0's bias weights, and
+// the shared one for every deeper weight (Model::input_priors), with damped EP updates (prior.hpp).
+enum class PriorMode : uint32_t { automatic = 0, learned = 1, fixed = 2, ard = 3 };
 
 struct TrainOptions {
   std::vector<uint32_t> hidden{50};  // widths of the ReLU hidden layers

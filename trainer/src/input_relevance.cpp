@@ -1,0 +1,97 @@
+#include "pbp/trainer/input_relevance.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "pbp/format.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+namespace fmt = pbp::format;
+
+bool valid_gamma(float a, float b) {
+  return a > 1.0f && b > 0.0f && a - a == 0.0f && b - b == 0.0f;  // finite: Inf - Inf is NaN
+}
+
+}  // namespace
+
+std::vector<InputRelevance> input_relevance(std::span<const Gamma> input_priors) {
+  std::vector<InputRelevance> inputs;
+  if (input_priors.empty()) return inputs;
+  double largest = 0.0;
+  for (uint32_t k = 0; k + 1 < input_priors.size(); ++k) {
+    InputRelevance r;
+    r.input = k;
+    r.gamma = input_priors[k];
+    r.precision_mean = r.gamma.a / r.gamma.b;
+    r.prior_variance = r.gamma.variance_estimate();
+    largest = std::max(largest, r.prior_variance);
+    inputs.push_back(r);
+  }
+  for (InputRelevance& r : inputs) r.relevance = r.prior_variance / largest;
+  std::stable_sort(
+      inputs.begin(), inputs.end(),
+      [](const InputRelevance& x, const InputRelevance& y) { return x.relevance > y.relevance; });
+  return inputs;
+}
+
+std::vector<uint8_t> encode_input_priors(std::span<const Gamma> input_priors) {
+  std::vector<uint8_t> value(input_priors.size() * fmt::input_prior_record::kSize);
+  for (size_t k = 0; k < input_priors.size(); ++k) {
+    const float a = static_cast<float>(input_priors[k].a);
+    const float b = static_cast<float>(input_priors[k].b);
+    if (!valid_gamma(a, b)) {
+      throw std::invalid_argument("input prior " + std::to_string(k) +
+                                  " is not a Gamma with finite a > 1 and b > 0 in float32");
+    }
+    uint8_t* record = value.data() + k * fmt::input_prior_record::kSize;
+    fmt::store_f32(record + fmt::input_prior_record::kA, a);
+    fmt::store_f32(record + fmt::input_prior_record::kB, b);
+  }
+  return value;
+}
+
+std::optional<std::vector<Gamma>> read_input_priors(std::span<const uint8_t> metadata,
+                                                    uint32_t input_count) {
+  std::optional<std::vector<Gamma>> priors;
+  size_t offset = 0;
+  while (offset < metadata.size()) {
+    if (metadata.size() - offset < fmt::metadata_entry::kHeaderSize) {
+      throw std::runtime_error("a metadata entry does not fit in its section");
+    }
+    const uint8_t* entry = metadata.data() + offset;
+    const uint32_t key = fmt::load_u32(entry + fmt::metadata_entry::kKey);
+    const uint64_t length = fmt::load_u32(entry + fmt::metadata_entry::kLength);
+    const uint64_t padded = (length + 3u) & ~uint64_t{3};
+    if (padded > metadata.size() - offset - fmt::metadata_entry::kHeaderSize) {
+      throw std::runtime_error("a metadata entry does not fit in its section");
+    }
+    offset += fmt::metadata_entry::kHeaderSize + padded;
+    if (key != static_cast<uint32_t>(fmt::MetadataKey::input_prior_precision)) continue;
+    if (priors) throw std::runtime_error("input_prior_precision appears twice");
+    const uint64_t records = uint64_t{input_count} + 1;
+    if (length != records * fmt::input_prior_record::kSize) {
+      throw std::runtime_error(
+          "input_prior_precision holds " + std::to_string(length) + " bytes, not " +
+          std::to_string(records * fmt::input_prior_record::kSize) + " (a and b for each of " +
+          std::to_string(input_count) + " inputs and the bias)");
+    }
+    priors.emplace();
+    for (uint64_t k = 0; k < records; ++k) {
+      const uint8_t* record =
+          entry + fmt::metadata_entry::kHeaderSize + k * fmt::input_prior_record::kSize;
+      const float a = fmt::load_f32(record + fmt::input_prior_record::kA);
+      const float b = fmt::load_f32(record + fmt::input_prior_record::kB);
+      if (!valid_gamma(a, b)) {
+        throw std::runtime_error("input_prior_precision record " + std::to_string(k) +
+                                 " is not a Gamma with finite a > 1 and b > 0");
+      }
+      priors->push_back(Gamma{a, b});
+    }
+  }
+  return priors;
+}
+
+}  // namespace pbp::trainer
