@@ -4,6 +4,7 @@
 #
 #   targets/setup.sh            Cortex-M bare metal + AArch64/ARMv7 Linux + QEMU
 #   targets/setup.sh --riscv    also the RISC-V 64 Linux cross compiler (~+60 MB, optional)
+#   targets/setup.sh --cortex-m only what the Cortex-M firmware needs (pbp demo's device)
 #   targets/setup.sh --check    only report what is missing (exit 1 if anything is)
 set -euo pipefail
 
@@ -21,8 +22,12 @@ check_only=0
 for arg in "$@"; do
   case "$arg" in
     --riscv) packages+=(g++-riscv64-linux-gnu) ;;
+    --cortex-m)
+      packages=(gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev qemu-system-arm
+        cmake make)
+      ;;
     --check) check_only=1 ;;
-    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done

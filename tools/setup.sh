@@ -2,6 +2,7 @@
 # Installs what pbp-edge needs on a Debian 12 machine (run as root, or with sudo available).
 #   tools/setup.sh          host build: compiler, CMake, GoogleTest, clang (fuzzer), valgrind
 #   tools/setup.sh --all    also the cross toolchains and QEMU (targets/setup.sh)
+#   tools/setup.sh --demo   also the Cortex-M toolchain and QEMU that pbp demo's device needs
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 packages=(build-essential cmake g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils)
@@ -22,4 +23,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 if [ "${1:-}" = "--all" ] && [ -f "$here/../targets/setup.sh" ]; then
   bash "$here/../targets/setup.sh"
+elif [ "${1:-}" = "--demo" ] && [ -f "$here/../targets/setup.sh" ]; then
+  bash "$here/../targets/setup.sh" --cortex-m
 fi

@@ -14,5 +14,6 @@ int command_eval(const Arguments& args);
 int command_crossval(const Arguments& args);
 int command_inspect(const Arguments& args);
 int command_export_c(const Arguments& args);
+int command_demo(const Arguments& args);
 
 }  // namespace pbp::cli

@@ -17,6 +17,7 @@ constexpr const char* kUsage =
     "Probabilistic Backpropagation: Bayesian neural networks for small devices.\n"
     "\n"
     "commands:\n"
+    "  demo       train a toy model and Boston, run them on the host and a simulated device\n"
     "  train      train a model on a CSV or IDX data set and write its blob\n"
     "  predict    predictive distribution for each row (mean and std, or class probabilities)\n"
     "  eval       test metrics on labelled data (RMSE/coverage, accuracy/ECE, count MAD)\n"
@@ -36,6 +37,7 @@ constexpr Command kCommands[] = {
     {"train", pbp::cli::command_train},     {"predict", pbp::cli::command_predict},
     {"eval", pbp::cli::command_eval},       {"crossval", pbp::cli::command_crossval},
     {"inspect", pbp::cli::command_inspect}, {"export-c", pbp::cli::command_export_c},
+    {"demo", pbp::cli::command_demo},
 };
 
 }  // namespace

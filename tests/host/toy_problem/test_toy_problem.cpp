@@ -6,25 +6,14 @@
 #include <cstdio>
 #include <cstring>
 
-#include "pbp/trainer/random.hpp"
+#include "pbp/trainer/toy_problem.hpp"
 #include "pbp/trainer/train.hpp"
 
 namespace pbp::trainer {
 namespace {
 
 Dataset toy_data(uint64_t seed) {
-  Random random(seed);
-  Dataset data;
-  data.rows = 20;
-  data.inputs = 1;
-  data.feature_names = {"x"};
-  data.target_name = "y";
-  for (size_t i = 0; i < data.rows; ++i) {
-    const double x = -4.0 + 8.0 * random.uniform();
-    data.x.push_back(x);
-    data.y.push_back(x * x * x + 3.0 * random.normal());
-  }
-  return data;
+  return toy_problem(20, seed);
 }
 
 TEST(ToyProblem, ThreeStdBandCoversTheTrueFunction) {
@@ -41,7 +30,7 @@ TEST(ToyProblem, ThreeStdBandCoversTheTrueFunction) {
       const double x = -4.0 + 8.0 * g / 100.0;
       const Prediction p = predict(model, std::span<const double>(&x, 1));
       const double sd = std::sqrt(p.variance());
-      covered += std::abs(p.mean - x * x * x) <= 3.0 * sd;
+      covered += std::abs(p.mean - toy_function(x)) <= 3.0 * sd;
       widest = std::max(widest, sd);
       narrowest = std::min(narrowest, sd);
       ++points;

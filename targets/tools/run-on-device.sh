@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs a model blob on a simulated device: the model_runner firmware example
+# (targets/examples/model_runner) under QEMU prints every output's float bits, one line per input
+# row, which `pbp demo --device` compares with the host runtime's.
+#   targets/tools/run-on-device.sh [--preset cortex-m4f] MODEL.pbp INPUTS.f32
+#   targets/tools/run-on-device.sh [--preset cortex-m4f] --build-only
+# INPUTS.f32: little-endian float32 rows. The firmware is configured and built first when needed
+# (build/<preset>, from CMakePresets.json; bash targets/setup.sh installs the toolchains).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+preset=cortex-m4f
+if [[ ${1:-} == --preset ]]; then
+  preset=${2:?--preset needs a value}
+  shift 2
+fi
+build_only=0
+if [[ ${1:-} == --build-only && $# -eq 1 ]]; then
+  build_only=1
+elif [[ $# -ne 2 ]]; then
+  echo "usage: $0 [--preset PRESET] (MODEL.pbp INPUTS.f32 | --build-only)" >&2
+  exit 2
+fi
+build=$root/build/$preset
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { [[ -f $build/CMakeCache.txt ]] || (cd "$root" && cmake --preset "$preset"); } >"$log" 2>&1 ||
+  ! cmake --build "$build" --target example_model_runner >>"$log" 2>&1; then
+  cat "$log" >&2
+  echo "run-on-device.sh: building the $preset firmware failed" >&2
+  exit 1
+fi
+[[ $build_only == 1 ]] && exit 0
+exec sh "$build/run-model-runner.sh" "$1" "$2"

@@ -1,0 +1,94 @@
+// `pbp demo`: the device runner's output parsing, the bit comparison, and the command end to end
+// with the host build of the model_runner firmware as its "device" (the same program QEMU runs).
+#include <cmath>
+
+#include "cli_helpers.hpp"
+#include "demo_report.hpp"
+#include "device_runner.hpp"
+
+namespace pbp::cli_test {
+namespace {
+
+TEST(DeviceRunner, ParsesRowsAndBoard) {
+  const cli::RunnerOutput output = cli::parse_runner_output(
+      "model 724 bytes, task 0, 1 inputs\n"
+      "row 0 mean=3f800000 std=40000000\n"
+      "row 1 mean=bf800000 std=00000001\n"
+      "2 rows\n"
+      "[board mps2-an386] stack 612 of 32512 bytes\n");
+  ASSERT_EQ(output.rows.size(), 2u);
+  EXPECT_EQ(output.rows[0].at("mean"), 0x3f800000u);
+  EXPECT_EQ(output.rows[1].at("std"), 1u);
+  EXPECT_EQ(output.board, "mps2-an386");
+}
+
+TEST(DeviceRunner, RejectsMalformedRows) {
+  EXPECT_THROW(cli::parse_runner_output("row 0 mean=3f80000\n"), std::runtime_error);
+  EXPECT_THROW(cli::parse_runner_output("row 0 mean=3f80000g\n"), std::runtime_error);
+  EXPECT_THROW(cli::parse_runner_output("row 1 mean=3f800000\n"), std::runtime_error);
+  EXPECT_THROW(cli::parse_runner_output("row 0 mean\n"), std::runtime_error);
+}
+
+TEST(DeviceRunner, SameBitsNeedsEveryFieldExactly) {
+  const pbp_prediction host{1.0f, 0.25f, 4.0f, 2.0615528f, -3.0f, 5.0f};
+  cli::OutputBits device{{"mean", cli::float_bits(1.0f)},
+                         {"epistemic_variance", cli::float_bits(0.25f)},
+                         {"aleatoric_variance", cli::float_bits(4.0f)},
+                         {"std", cli::float_bits(2.0615528f)},
+                         {"lower95", cli::float_bits(-3.0f)},
+                         {"upper95", cli::float_bits(5.0f)}};
+  EXPECT_TRUE(cli::same_bits(host, device));
+  device["upper95"] += 1;  // one ulp
+  EXPECT_FALSE(cli::same_bits(host, device));
+  device.erase("upper95");
+  EXPECT_FALSE(cli::same_bits(host, device));
+}
+
+using Demo = CliTest;
+
+TEST_F(Demo, ToyProblemWithoutDevice) {
+  const RunResult result = run_pbp({"demo", "--out-dir", path("out")});
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  EXPECT_NE(result.out.find("Toy problem"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("x = 6.0 (outside data)"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("device: not run"), std::string::npos) << result.out;
+  EXPECT_TRUE(std::filesystem::exists(path("out/toy.pbp")));
+  // The same seed gives the same blob.
+  ASSERT_EQ(run_pbp({"demo", "--out-dir", path("again")}).exit_code, 0);
+  EXPECT_EQ(read_file(path("out/toy.pbp")), read_file(path("again/toy.pbp")));
+}
+
+TEST_F(Demo, HostBuildOfTheFirmwareAgreesBitForBit) {
+  const std::string runner = std::string(PBP_BINARY_DIR) + "/run-model-runner.sh";
+  if (!std::filesystem::exists(runner)) GTEST_SKIP() << "no model_runner in this build";
+  const RunResult result =
+      run_pbp({"demo", "--out-dir", path("out"), "--device", "sh '" + runner + "'"});
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  EXPECT_NE(result.out.find("7 of 7 predictions bit-identical"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find(" NO\n"), std::string::npos) << result.out;
+}
+
+TEST_F(Demo, ADeviceThatDisagreesFailsTheDemo) {
+  // A "device" that prints one wrong bit pattern for every output of 7 rows.
+  std::string rows;
+  for (int i = 0; i < 7; ++i) {
+    rows += "row " + std::to_string(i) +
+            " mean=00000000 std=00000000 epistemic_variance=00000000 "
+            "aleatoric_variance=00000000 lower95=00000000 upper95=00000000\n";
+  }
+  write_file(path("device.txt"), rows);
+  const RunResult result = run_pbp(
+      {"demo", "--out-dir", path("out"), "--device", "cat '" + path("device.txt") + "'; :"});
+  EXPECT_EQ(result.exit_code, 1) << result.err << result.out;
+  EXPECT_NE(result.out.find("0 of 7 predictions bit-identical"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find(" NO\n"), std::string::npos) << result.out;
+}
+
+TEST_F(Demo, AFailingDeviceIsAnError) {
+  const RunResult result = run_pbp({"demo", "--out-dir", path("out"), "--device", "false"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("'false' failed"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace pbp::cli_test

@@ -1,0 +1,181 @@
+// `pbp demo`: from nothing to "my model runs on a (simulated) microcontroller and says how sure
+// it is": trains the PBP paper's toy problem and Boston housing, exports both blobs, predicts
+// with the freestanding runtime on the host and, given a device command, on the device, and
+// prints the predictions with their uncertainty and whether host and device agree bit for bit.
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "commands.hpp"
+#include "demo_report.hpp"
+#include "device_runner.hpp"
+#include "evaluation.hpp"
+#include "input_columns.hpp"
+#include "model_file.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/csv.hpp"
+#include "pbp/trainer/splits.hpp"
+#include "pbp/trainer/toy_problem.hpp"
+#include "pbp/trainer/train.hpp"
+
+namespace pbp::cli {
+namespace {
+
+const char* const kUsage =
+    "usage: pbp demo [--out-dir DIR] [--boston boston.csv] [--device COMMAND] [--seed N]\n"
+    "\n"
+    "Trains the PBP paper's toy problem (20 points, x ~ U[-4, 4], y = x^3 + N(0, 9), 100 hidden\n"
+    "units, 40 epochs) and, given its CSV, Boston housing (a seeded 90/10 split, 1 x 50, 40\n"
+    "epochs); writes both blobs; predicts a few inputs with the freestanding runtime and prints\n"
+    "each prediction with its 95 % interval and its epistemic and aleatoric std. With --device,\n"
+    "runs the same blobs and inputs on the device and says whether every output is bit-identical\n"
+    "(exit 1 if any differs).\n"
+    "\n"
+    "  --out-dir DIR     where the blobs, inputs and device outputs go (default: pbp-demo)\n"
+    "  --boston F.csv    Boston housing CSV, target last (tools/scripts/fetch_datasets.sh)\n"
+    "  --device COMMAND  runs `COMMAND model.pbp inputs.f32` and reads the model_runner "
+    "firmware's\n"
+    "                    output, e.g. 'bash targets/tools/run-on-device.sh --preset cortex-m4f'\n"
+    "  --seed N          seed of the data, splits and training (default 1)\n";
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Trains, writes the blob and predicts `inputs` on the host (and the device, if given).
+DemoSection run_model(const std::string& name, const trainer::Model& model,
+                      const std::vector<DemoInput>& inputs, const std::string& out_dir,
+                      const std::optional<std::string>& device) {
+  DemoSection section;
+  section.blob_path = (std::filesystem::path(out_dir) / (name + ".pbp")).string();
+  section.blob_bytes = save_model(section.blob_path, model);
+  const HostRuntime host(section.blob_path);
+  std::vector<std::vector<float>> rows;
+  for (const DemoInput& input : inputs) {
+    section.rows.push_back({input, host.predict(input.x), std::nullopt});
+    rows.push_back(input.x);
+  }
+  if (device) {
+    const std::string inputs_path =
+        (std::filesystem::path(out_dir) / (name + "_inputs.f32")).string();
+    write_runner_inputs(inputs_path, rows);
+    const Clock::time_point start = Clock::now();
+    const RunnerOutput device_run = run_on_device(*device, section.blob_path, inputs_path);
+    const std::vector<OutputBits>& outputs = device_run.rows;
+    section.device_board = device_run.board;
+    section.device_seconds = seconds_since(start);
+    if (outputs.size() != rows.size()) {
+      throw std::runtime_error("the device printed " + std::to_string(outputs.size()) +
+                               " rows for " + std::to_string(rows.size()) + " inputs");
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      section.rows[i].device_equal = same_bits(section.rows[i].host, outputs[i]);
+    }
+  }
+  return section;
+}
+
+trainer::TrainOptions demo_training(uint32_t hidden, uint64_t seed) {
+  trainer::TrainOptions options;
+  options.hidden = {hidden};
+  options.epochs = 40;
+  options.seed = seed;
+  return options;
+}
+
+DemoSection toy_section(uint64_t seed, const std::string& out_dir,
+                        const std::optional<std::string>& device) {
+  const trainer::Dataset data = trainer::toy_problem(20, seed);
+  const Clock::time_point start = Clock::now();
+  const trainer::Model model = trainer::train(data, demo_training(100, seed));
+  const double train_seconds = seconds_since(start);
+  std::vector<DemoInput> inputs;
+  for (double x : {-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0}) {
+    inputs.push_back({"x = " + fixed(x, 1) + (std::abs(x) > 4 ? " (outside data)" : ""),
+                      {static_cast<float>(x)},
+                      trainer::toy_function(x)});
+  }
+  DemoSection section = run_model("toy", model, inputs, out_dir, device);
+  section.title = "Toy problem (PBP paper, Figure 1): y = x^3 + N(0, 9), 20 points on [-4, 4]";
+  section.summary = "1 x 100 ReLU, 40 epochs, trained in " + fixed(train_seconds, 2) + " s";
+  section.truth_label = "x^3";
+  return section;
+}
+
+DemoSection boston_section(const std::string& csv, uint64_t seed, const std::string& out_dir,
+                           const std::optional<std::string>& device) {
+  const trainer::CsvTable table = trainer::read_csv(csv, 10);
+  const trainer::Dataset data = trainer::to_dataset(table, table.columns() - 1);
+  const trainer::Split split = trainer::random_splits(data.rows, 1, 0.1, seed).front();
+  const trainer::Dataset train_rows = data.subset(split.train);
+  const trainer::Dataset test_rows = data.subset(split.test);
+  const Clock::time_point start = Clock::now();
+  const trainer::Model model = trainer::train(train_rows, demo_training(50, seed));
+  const double train_seconds = seconds_since(start);
+
+  // The first test houses, and the first one again far outside the data (12 rooms, crime 80).
+  std::vector<DemoInput> inputs;
+  for (size_t i = 0; i < 4 && i < test_rows.rows; ++i) {
+    const double* x = test_rows.row(i);
+    inputs.push_back({"test house " + std::to_string(i + 1),
+                      std::vector<float>(x, x + test_rows.inputs), test_rows.y[i]});
+  }
+  DemoInput unusual = inputs.front();
+  unusual.label = "house 1, 12 rooms, crime 80";
+  unusual.truth = std::nan("");
+  for (size_t c = 0; c < data.feature_names.size(); ++c) {
+    if (data.feature_names[c] == "RM") unusual.x[c] = 12.0f;
+    if (data.feature_names[c] == "CRIM") unusual.x[c] = 80.0f;
+  }
+  inputs.push_back(unusual);
+
+  DemoSection section = run_model("boston", model, inputs, out_dir, device);
+  const LoadedModel loaded = LoadedModel::load(section.blob_path);
+  const std::vector<Metric> metrics = evaluate(loaded, model_rows(test_rows));
+  section.title = "Boston housing: median value of homes in k$ (" +
+                  std::to_string(train_rows.rows) + " training / " +
+                  std::to_string(test_rows.rows) + " test houses)";
+  section.summary = "1 x 50 ReLU, 40 epochs, trained in " + fixed(train_seconds, 2) +
+                    " s; test RMSE " + fixed(metric_value(metrics, "rmse"), 2) + ", LL " +
+                    fixed(metric_value(metrics, "loglik"), 2) + ", 95 % interval coverage " +
+                    fixed(metric_value(metrics, "coverage95"), 2);
+  section.truth_label = "price";
+  return section;
+}
+
+int run(const ParsedOptions& options) {
+  const std::string out_dir = options.text("out-dir").value_or("pbp-demo");
+  const uint64_t seed = options.unsigned_integer("seed", 1);
+  const std::optional<std::string> device = options.text("device");
+  std::filesystem::create_directories(out_dir);
+  const Clock::time_point start = Clock::now();
+
+  std::vector<DemoSection> sections;
+  sections.push_back(toy_section(seed, out_dir, device));
+  if (const std::optional<std::string> boston = options.text("boston")) {
+    sections.push_back(boston_section(*boston, seed, out_dir, device));
+  }
+  bool all_equal = true;
+  for (const DemoSection& section : sections) {
+    print_section(std::cout, section, device.has_value());
+    for (const DemoRow& row : section.rows) all_equal &= row.device_equal.value_or(true);
+  }
+  print_device_summary(std::cout, sections, device);
+  std::cout << "done in " << fixed(seconds_since(start), 1) << " s; files in " << out_dir << "\n";
+  return all_equal ? 0 : 1;
+}
+
+}  // namespace
+
+int command_demo(const Arguments& args) {
+  const CommandDefinition command{"demo", kUsage, {{"out-dir"}, {"boston"}, {"device"}, {"seed"}}};
+  return run_command(command, args, run);
+}
+
+}  // namespace pbp::cli

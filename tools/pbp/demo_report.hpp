@@ -1,0 +1,58 @@
+// `pbp demo`'s pieces: the host runtime it predicts with, and the table it prints.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "device_runner.hpp"
+#include "pbp/pbp.h"
+
+namespace pbp::cli {
+
+// A blob file opened with the freestanding runtime, as a device opens it.
+class HostRuntime {
+ public:
+  explicit HostRuntime(const std::string& path);  // throws std::runtime_error if invalid
+  pbp_prediction predict(const std::vector<float>& x) const;
+
+ private:
+  std::vector<uint32_t> blob_;  // 4-byte aligned, as pbp_open requires
+  std::vector<uint32_t> workspace_;
+  pbp_model model_{};
+};
+
+// Whether the device printed exactly the bits of every field of `host`.
+bool same_bits(const pbp_prediction& host, const OutputBits& device);
+
+struct DemoInput {
+  std::string label;
+  std::vector<float> x;
+  double truth = 0.0;  // NaN when unknown
+};
+
+struct DemoRow {
+  DemoInput input;
+  pbp_prediction host{};
+  std::optional<bool> device_equal;  // empty when no device ran
+};
+
+struct DemoSection {
+  std::string title;
+  std::string summary;
+  std::string truth_label;
+  std::string blob_path;
+  size_t blob_bytes = 0;
+  double device_seconds = 0.0;
+  std::string device_board;  // as the device named itself, if it did
+  std::vector<DemoRow> rows;
+  std::vector<std::string> plots;  // files written
+};
+
+void print_section(std::ostream& out, const DemoSection& section, bool device_ran);
+// "device: ... N of N outputs bit-identical", or how to run the device part.
+void print_device_summary(std::ostream& out, const std::vector<DemoSection>& sections,
+                          const std::optional<std::string>& device);
+
+}  // namespace pbp::cli
