@@ -1,18 +1,15 @@
 // `pbp crossval`: the paper's protocol - train on each split's training rows, test on the rest,
 // report per-split figures and mean +- standard error.
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 #include "commands.hpp"
 #include "evaluation.hpp"
 #include "input_columns.hpp"
 #include "model_file.hpp"
 #include "output.hpp"
+#include "parallel.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/csv.hpp"
 #include "pbp/trainer/metrics.hpp"
@@ -94,37 +91,13 @@ SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
   return result;
 }
 
-// Runs every split on `jobs` threads; results land by index, so they do not depend on timing.
 std::vector<SplitResult> run_splits(const trainer::Dataset& data,
                                     const std::vector<trainer::Split>& splits,
                                     const trainer::TrainOptions& options, size_t jobs) {
   std::vector<SplitResult> results(splits.size());
-  std::vector<std::exception_ptr> failures(splits.size());
-  std::atomic<size_t> next{0};
-  std::atomic<size_t> finished{0};
-  std::mutex progress_mutex;
   ProgressBar progress("crossval");
-  progress.update(0, splits.size());
-  auto worker = [&] {
-    for (size_t s = next++; s < splits.size(); s = next++) {
-      try {
-        results[s] = run_split(data, splits[s], options);
-      } catch (...) {
-        failures[s] = std::current_exception();
-      }
-      const std::lock_guard lock(progress_mutex);
-      progress.update(++finished, splits.size());
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (size_t t = 1; t < std::min(jobs, splits.size()); ++t) threads.emplace_back(worker);
-    worker();
-  }
-  progress.finish();
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
+  parallel_for(splits.size(), jobs, progress,
+               [&](size_t s) { results[s] = run_split(data, splits[s], options); });
   return results;
 }
 
@@ -229,9 +202,7 @@ void print_json(const std::vector<Column>& columns, const std::vector<SplitResul
 
 int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
-  const uint64_t jobs_wanted =
-      options.unsigned_integer("jobs", std::max(1u, std::thread::hardware_concurrency()));
-  if (jobs_wanted == 0 || jobs_wanted > 256) throw UsageError("--jobs must be between 1 and 256");
+  const size_t jobs = jobs_option(options);
   const SplitPlan plan = split_plan(options, train_options.seed);
   const trainer::Dataset data = load_training_data(options, train_options);
   const std::vector<trainer::Split> splits = make_splits(plan, data);
@@ -241,8 +212,7 @@ int run(const ParsedOptions& options) {
     }
   }
 
-  const std::vector<SplitResult> results =
-      run_splits(data, splits, train_options, static_cast<size_t>(jobs_wanted));
+  const std::vector<SplitResult> results = run_splits(data, splits, train_options, jobs);
   const std::vector<Column>& columns = columns_for(train_options.task);
   if (options.has("json")) {
     print_json(columns, results);

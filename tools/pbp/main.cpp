@@ -24,6 +24,8 @@ constexpr const char* kUsage =
     "  crossval   the paper's protocol: train and test on repeated splits\n"
     "  inspect    describe a model blob\n"
     "  export-c   write a model blob as a C source file\n"
+    "  verify     check the runtime against the trainer on every row of a data file\n"
+    "  active     the paper's active learning: variance-picked vs random additions\n"
     "\n"
     "  --help     show this help\n"
     "  --version  show the version\n";
@@ -37,7 +39,8 @@ constexpr Command kCommands[] = {
     {"train", pbp::cli::command_train},     {"predict", pbp::cli::command_predict},
     {"eval", pbp::cli::command_eval},       {"crossval", pbp::cli::command_crossval},
     {"inspect", pbp::cli::command_inspect}, {"export-c", pbp::cli::command_export_c},
-    {"demo", pbp::cli::command_demo},
+    {"demo", pbp::cli::command_demo},       {"verify", pbp::cli::command_verify},
+    {"active", pbp::cli::command_active},
 };
 
 }  // namespace

@@ -29,20 +29,6 @@ std::string to_string(const pbp_string& text) {
   throw std::runtime_error(path + ": " + reason);
 }
 
-std::vector<uint32_t> read_aligned(const std::string& path, size_t& size) {
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) fail(path, std::string("cannot open model: ") + std::strerror(errno));
-  const std::streamoff length = file.tellg();
-  if (length < 0) fail(path, "cannot read model");
-  size = static_cast<size_t>(length);
-  std::vector<uint32_t> words((size + 3) / 4);
-  file.seekg(0);
-  if (!file.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(size))) {
-    fail(path, "cannot read model");
-  }
-  return words;
-}
-
 }  // namespace
 
 LoadedModel::LoadedModel(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -53,15 +39,12 @@ LoadedModel::~LoadedModel() = default;
 LoadedModel LoadedModel::open(std::vector<uint8_t> blob, const std::string& source) {
   auto state = std::make_unique<State>();
   state->blob.resize((blob.size() + 3) / 4);
-  std::memcpy(state->blob.data(), blob.data(), blob.size());
+  if (!blob.empty()) std::memcpy(state->blob.data(), blob.data(), blob.size());
   return from_state(std::move(state), blob.size(), source);
 }
 
 LoadedModel LoadedModel::load(const std::string& path) {
-  auto state = std::make_unique<State>();
-  size_t size = 0;
-  state->blob = read_aligned(path, size);
-  return from_state(std::move(state), size, path);
+  return open(read_model_file(path), path);
 }
 
 LoadedModel LoadedModel::from_state(std::unique_ptr<State> state, size_t size,
@@ -98,19 +81,27 @@ void LoadedModel::require_task(bool served, const char* what) const {
 }
 
 trainer::Prediction LoadedModel::predict(std::span<const double> x) const {
+  return predict_interval(x, 0.95).moments;
+}
+
+RegressionPrediction LoadedModel::predict_interval(std::span<const double> x,
+                                                   double probability) const {
   require_task(state_->description.task == trainer::Task::regression, "a mean and variance");
   std::vector<float> input(x.begin(), x.end());
   pbp::Prediction result{};
-  const pbp::Status status =
-      state_->model.predict(input.data(), static_cast<uint32_t>(input.size()), 0.95f,
-                            state_->workspace.data(), state_->workspace.size() * 4, &result);
+  const pbp::Status status = state_->model.predict(
+      input.data(), static_cast<uint32_t>(input.size()), static_cast<float>(probability),
+      state_->workspace.data(), state_->workspace.size() * 4, &result);
   if (status != PBP_OK) {
     throw std::runtime_error(std::string("prediction failed: ") + pbp::status_string(status));
   }
-  trainer::Prediction prediction;
-  prediction.mean = result.mean;
-  prediction.epistemic_variance = result.epistemic_variance;
-  prediction.aleatoric_variance = result.aleatoric_variance;
+  RegressionPrediction prediction;
+  prediction.moments.mean = result.mean;
+  prediction.moments.epistemic_variance = result.epistemic_variance;
+  prediction.moments.aleatoric_variance = result.aleatoric_variance;
+  prediction.std = result.std;
+  prediction.lower = result.lower;
+  prediction.upper = result.upper;
   return prediction;
 }
 
@@ -152,6 +143,19 @@ CountPrediction LoadedModel::predict_count(std::span<const double> x) const {
   prediction.lower = result.lower;
   prediction.upper = result.upper;
   return prediction;
+}
+
+std::vector<uint8_t> read_model_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file) fail(path, std::string("cannot open model: ") + std::strerror(errno));
+  const std::streamoff length = file.tellg();
+  if (length < 0) fail(path, "cannot read model");
+  std::vector<uint8_t> bytes(static_cast<size_t>(length));
+  file.seekg(0);
+  if (!file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(length))) {
+    fail(path, "cannot read model");
+  }
+  return bytes;
 }
 
 size_t save_model(const std::string& path, const trainer::Model& model) {

@@ -42,6 +42,14 @@ struct CountPrediction {
   double upper = 0.0;
 };
 
+// A regression prediction with the runtime's own standard deviation and central interval.
+struct RegressionPrediction {
+  trainer::Prediction moments;
+  double std = 0.0;    // sqrt(epistemic + aleatoric variance)
+  double lower = 0.0;  // the central interval of the requested probability
+  double upper = 0.0;
+};
+
 class LoadedModel {
  public:
   // Throws std::runtime_error "<path>: <reason>" if the file is unreadable or not a valid blob.
@@ -55,7 +63,9 @@ class LoadedModel {
   const ModelDescription& description() const;
   // Predictive distribution for `x` (description().inputs raw values), original units. Each
   // throws std::runtime_error if the model's task is not the one it serves or the runtime fails.
-  trainer::Prediction predict(std::span<const double> x) const;      // regression
+  trainer::Prediction predict(std::span<const double> x) const;  // regression
+  // Regression with the central interval of `probability` in (0, 1).
+  RegressionPrediction predict_interval(std::span<const double> x, double probability) const;
   ClassPrediction predict_classes(std::span<const double> x) const;  // binary, multiclass
   CountPrediction predict_count(std::span<const double> x) const;    // count
 
@@ -69,6 +79,9 @@ class LoadedModel {
   static LoadedModel from_state(std::unique_ptr<State> state, size_t size, const std::string& path);
   std::unique_ptr<State> state_;
 };
+
+// The bytes of a model file; throws std::runtime_error "<path>: <reason>" if unreadable.
+std::vector<uint8_t> read_model_file(const std::string& path);
 
 // Serialises `model` and writes it atomically; returns the number of bytes written.
 size_t save_model(const std::string& path, const trainer::Model& model);

@@ -8,11 +8,7 @@
 
 namespace pbp::trainer {
 
-namespace {
-
-// Standardised input through the network: the output moments (nu_i, psi_i) of every output.
-void output_moments(const Model& model, std::span<const double> x, std::vector<double>& mean,
-                    std::vector<double>& var) {
+OutputLayerMoments output_layer_moments(const Model& model, std::span<const double> x) {
   if (x.size() != model.input_count()) throw std::invalid_argument("predict: wrong input width");
   const Standardisation& s = model.standardisation;
   std::vector<double> z(x.size());
@@ -24,17 +20,15 @@ void output_moments(const Model& model, std::span<const double> x, std::vector<d
     if (layer.outputs > max_width) max_width = layer.outputs;
   }
   std::vector<double> workspace(network_workspace_elements(max_width));
-  mean.assign(model.output_count(), 0.0);
-  var.assign(model.output_count(), 0.0);
+  OutputLayerMoments out{std::vector<double>(model.output_count()),
+                         std::vector<double>(model.output_count())};
   network_moments<double>(layers.data(), static_cast<uint32_t>(layers.size()), z.data(),
-                          workspace.data(), max_width, mean.data(), var.data());
+                          workspace.data(), max_width, out.mean.data(), out.variance.data());
+  return out;
 }
 
-}  // namespace
-
 Prediction predict(const Model& model, std::span<const double> x) {
-  std::vector<double> mean, var;
-  output_moments(model, x, mean, var);
+  const auto [mean, var] = output_layer_moments(model, x);
   const Standardisation& s = model.standardisation;
   Prediction p;
   p.mean = mean[0] * s.target_std + s.target_mean;
@@ -44,8 +38,7 @@ Prediction predict(const Model& model, std::span<const double> x) {
 }
 
 std::vector<double> predict_class_probabilities(const Model& model, std::span<const double> x) {
-  std::vector<double> mean, var;
-  output_moments(model, x, mean, var);
+  const auto [mean, var] = output_layer_moments(model, x);
   if (model.task == Task::binary) {
     const outputs::BinaryProbabilities<double> b = outputs::binary_probabilities(mean[0], var[0]);
     return {b.negative, b.positive};

@@ -1,6 +1,7 @@
 // Exports a trained Model as a model blob (format v1, runtime/FORMAT.md).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,12 @@ namespace pbp::trainer {
 // that is not finite in float32, a Gamma with a <= 1, ...): the blob is checked by opening it
 // with the runtime before it is returned, so every blob this returns opens.
 std::vector<uint8_t> write_blob(const Model& model);
+
+// The Model a blob holds, every value widened from float32 to double: write_blob's inverse up to
+// that rounding (read_blob(write_blob(m)) writes the same bytes again). The blob is validated by
+// the runtime's pbp_open first, so only a blob a device would accept is read; throws
+// std::invalid_argument with the runtime's status text otherwise.
+Model read_blob(std::span<const uint8_t> blob);
 
 // write_blob, then write_file_atomically (atomic_file.hpp) to `path`.
 void write_blob_file(const Model& model, const std::string& path);

@@ -75,6 +75,14 @@ struct Prediction {
   double variance() const { return epistemic_variance + aleatoric_variance; }
 };
 
+// The network's output moments z_i ~ N(mean[i], variance[i]), i < output_count(), for raw input
+// `x`: what each task's predictive distribution (runtime/include/pbp/outputs.hpp) is built from.
+struct OutputLayerMoments {
+  std::vector<double> mean;
+  std::vector<double> variance;
+};
+OutputLayerMoments output_layer_moments(const Model& model, std::span<const double> x);
+
 // Double-precision prediction through the shared moment templates
 // (runtime/include/pbp/moments.hpp). `x` has input_count() raw (unstandardised) values.
 Prediction predict(const Model& model, std::span<const double> x);

@@ -1,0 +1,166 @@
+// `pbp active` on generated 1-D data: 195 inputs dense in [-1, 1] and 5 far outside (rows
+// 195..199), where a model trained on the dense part is least sure, so the variance strategy
+// must pick them first; the random strategy need not.
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "cli_helpers.hpp"
+
+namespace pbp::cli_test {
+namespace {
+
+using ActiveLearning = CliTest;
+
+constexpr size_t kDenseRows = 195;
+
+std::string far_points_csv() {
+  std::ostringstream csv;
+  csv << "x,y\n";
+  for (size_t i = 0; i < kDenseRows; ++i) {
+    const double x = -1.0 + 2.0 * static_cast<double>(i) / (kDenseRows - 1);
+    csv << x << "," << std::sin(2.0 * x) + 0.1 * std::sin(37.0 * static_cast<double>(i)) << "\n";
+  }
+  for (const double x : {4.0, 4.5, 5.0, -4.5, -5.0}) csv << x << "," << std::sin(2.0 * x) << "\n";
+  return csv.str();
+}
+
+// The value of the first "key" at or after `from`: a balanced [...] or {...}, or a scalar.
+std::string json_value(const std::string& json, const std::string& key, size_t from = 0) {
+  const size_t found = json.find("\"" + key + "\": ", from);
+  if (found == std::string::npos) return "";
+  const size_t start = found + key.size() + 4;
+  if (json[start] != '[' && json[start] != '{') {
+    return json.substr(start, json.find_first_of(",}", start) - start);
+  }
+  int depth = 0;
+  for (size_t i = start; i < json.size(); ++i) {
+    depth += (json[i] == '[' || json[i] == '{') - (json[i] == ']' || json[i] == '}');
+    if (depth == 0) return json.substr(start, i + 1 - start);
+  }
+  return "";
+}
+
+// The top-level items of a JSON array's text.
+std::vector<std::string> json_items(const std::string& array) {
+  std::vector<std::string> items;
+  int depth = 0;
+  size_t start = 1;
+  for (size_t i = 1; i + 1 < array.size(); ++i) {
+    depth += (array[i] == '[') - (array[i] == ']');
+    if (depth == 0 && array[i] == ',') {
+      items.push_back(array.substr(start, i - start));
+      start = i + 2;
+    }
+  }
+  if (array.size() > 2) items.push_back(array.substr(start, array.size() - 1 - start));
+  return items;
+}
+
+RunResult active(const std::string& pool, std::vector<std::string> extra) {
+  std::vector<std::string> arguments{"active", "--pool",   pool,       "--initial", "10",
+                                     "--test", "50",       "--rounds", "3",         "--repeats",
+                                     "4",      "--hidden", "10",       "--epochs",  "20"};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  return run_pbp(arguments);
+}
+
+TEST_F(ActiveLearning, JsonShapeAndWhatEachStrategyPicks) {
+  write_file(path("d.csv"), far_points_csv());
+  const RunResult both = active(path("d.csv"), {"--strategy", "both", "--json"});
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(both.out.find("null"), std::string::npos) << both.out;
+  const std::string variance = json_value(both.out, "variance");
+  const std::string random = json_value(both.out, "random");
+  for (const std::string* strategy : {&variance, &random}) {
+    for (const char* list : {"rmse_mean", "rmse_se", "loglik_mean", "loglik_se"}) {
+      EXPECT_EQ(json_items(json_value(*strategy, list)).size(), 4u) << list << *strategy;
+    }
+    EXPECT_EQ(json_value(*strategy, "training_rows"), "[10, 11, 12, 13]");
+    EXPECT_EQ(json_value(*strategy, "pool"), "140");
+    const std::vector<std::string> picks = json_items(json_value(*strategy, "picks"));
+    ASSERT_EQ(picks.size(), 4u) << *strategy;
+    for (const std::string& repeat : picks) EXPECT_EQ(json_items(repeat).size(), 3u) << repeat;
+  }
+  EXPECT_EQ(json_value(variance, "strategy"), "\"variance\"");
+  EXPECT_EQ(json_value(random, "strategy"), "\"random\"");
+  EXPECT_EQ(json_items(json_value(both.out, "rmse_difference_mean")).size(), 4u);
+
+  // Round 0 comes before any pick: the same split and training seed give the same models.
+  const auto round0 = [](const std::string& strategy) {
+    std::vector<std::string> first;
+    for (const std::string& repeat : json_items(json_value(strategy, "rmse_per_repeat"))) {
+      first.push_back(json_items(repeat).at(0));
+    }
+    return first;
+  };
+  EXPECT_EQ(round0(variance), round0(random));
+  EXPECT_EQ(json_items(json_value(both.out, "rmse_difference_mean")).at(0), "0");
+
+  // The variance strategy's first pick is always one of the far points; the random one's not.
+  size_t random_far = 0;
+  for (const std::string& repeat : json_items(json_value(variance, "picks"))) {
+    EXPECT_GE(std::stoul(json_items(repeat).at(0)), kDenseRows) << repeat;
+  }
+  for (const std::string& repeat : json_items(json_value(random, "picks"))) {
+    random_far += std::stoul(json_items(repeat).at(0)) >= kDenseRows;
+  }
+  EXPECT_LT(random_far, 4u);
+  EXPECT_NE(json_value(variance, "picks"), json_value(random, "picks"));
+}
+
+TEST_F(ActiveLearning, DeterministicAndIndependentOfThreadsAndStrategyMix) {
+  write_file(path("d.csv"), far_points_csv());
+  const RunResult first = active(path("d.csv"), {"--strategy", "both", "--json", "--jobs", "2"});
+  const RunResult again = active(path("d.csv"), {"--strategy", "both", "--json", "--jobs", "1"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out, again.out);
+  const RunResult alone = active(path("d.csv"), {"--strategy", "random", "--json"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(json_value(first.out, "random") + "\n", alone.out);
+  const RunResult other_seed =
+      active(path("d.csv"), {"--strategy", "random", "--json", "--seed", "2"});
+  EXPECT_NE(json_value(other_seed.out, "picks"), json_value(alone.out, "picks"));
+}
+
+TEST_F(ActiveLearning, TablePerRound) {
+  write_file(path("d.csv"), far_points_csv());
+  const RunResult table = active(path("d.csv"), {"--strategy", "both"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("4 repeats, 10 training / 50 test / 140 pool rows, 3 additions"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("round  train  variance rmse"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("\n    3     13  "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("final test RMSE (4 repeats): variance "), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("random - variance, paired by repeat: "), std::string::npos)
+      << table.out;
+}
+
+TEST_F(ActiveLearning, OptionErrors) {
+  write_file(path("d.csv"), far_points_csv());
+  const auto expect_error = [](const RunResult& result, int code, const std::string& fragment) {
+    EXPECT_EQ(result.exit_code, code) << result.err;
+    EXPECT_EQ(count_lines(result.err), 1u) << result.err;
+    EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
+  };
+  const std::string d = path("d.csv");
+  expect_error(run_pbp({"active"}), 2, "pbp active: missing required option --pool");
+  expect_error(active(d, {"--strategy", "greedy"}), 2,
+               "--strategy expects variance, random or both, got 'greedy'");
+  expect_error(active(d, {"--task", "binary"}), 2, "it needs --task regression");
+  expect_error(run_pbp({"active", "--pool", d, "--initial", "1"}), 2,
+               "--initial must be between 2 and 100000");
+  expect_error(run_pbp({"active", "--pool", d, "--test", "0"}), 2,
+               "--test must be between 1 and 100000");
+  expect_error(run_pbp({"active", "--pool", d, "--repeats", "0"}), 2,
+               "--repeats must be between 1 and 100000");
+  expect_error(
+      run_pbp({"active", "--pool", d, "--initial", "150", "--test", "50", "--rounds", "1"}), 1,
+      d + ": --initial 150 + --test 50 + --rounds 1 need 201 rows, the file has 200");
+  expect_error(run_pbp({"active", "--pool", path("missing.csv")}), 1, "missing.csv");
+}
+
+}  // namespace
+}  // namespace pbp::cli_test

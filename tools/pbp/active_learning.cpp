@@ -1,0 +1,123 @@
+#include "active_learning.hpp"
+
+#include <numeric>
+#include <stdexcept>
+
+#include "evaluation.hpp"
+#include "input_columns.hpp"
+#include "model_file.hpp"
+#include "parallel.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/random.hpp"
+
+namespace pbp::cli {
+namespace {
+
+// Where one repeat starts: its split, and the seeds it gives every strategy alike.
+struct RepeatSetup {
+  std::vector<size_t> training;  // data rows
+  std::vector<size_t> test;
+  std::vector<size_t> pool;
+  uint64_t training_seed = 0;
+  uint64_t pick_seed = 0;
+};
+
+// Repeat r's seeds are the (3r+1)-th .. (3r+3)-th draws of a stream seeded by the plan's seed,
+// so a repeat does not depend on how many other repeats run.
+RepeatSetup setup_repeat(size_t rows, const ActivePlan& plan, size_t repeat) {
+  trainer::Random seeds(plan.seed);
+  for (size_t skipped = 0; skipped < 3 * repeat; ++skipped) seeds.next();
+  trainer::Random split(seeds.next());
+  RepeatSetup setup;
+  setup.training_seed = seeds.next();
+  setup.pick_seed = seeds.next();
+  std::vector<size_t> order(rows);
+  std::iota(order.begin(), order.end(), size_t{0});
+  split.shuffle(order);
+  const auto test_begin = order.begin() + static_cast<std::ptrdiff_t>(plan.initial);
+  const auto pool_begin = test_begin + static_cast<std::ptrdiff_t>(plan.test);
+  setup.training.assign(order.begin(), test_begin);
+  setup.test.assign(test_begin, pool_begin);
+  setup.pool.assign(pool_begin, order.end());
+  return setup;
+}
+
+// The pool position of the row of highest total predictive variance (the first on ties). The
+// noise variance is the same for every row of one model, so this is also the row of highest
+// epistemic variance.
+size_t highest_variance(const LoadedModel& model, const trainer::Dataset& data,
+                        const std::vector<size_t>& pool) {
+  size_t best = 0;
+  double best_variance = -1.0;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    const double variance =
+        model.predict(std::span<const double>(data.row(pool[i]), data.inputs)).variance();
+    if (variance > best_variance) {
+      best_variance = variance;
+      best = i;
+    }
+  }
+  return best;
+}
+
+ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
+                       const RepeatSetup& setup, const ModelRows& test, Strategy strategy,
+                       trainer::TrainOptions options) {
+  options.seed = setup.training_seed;
+  options.on_epoch = nullptr;
+  trainer::Random picks(setup.pick_seed);
+  std::vector<size_t> training = setup.training;
+  std::vector<size_t> pool = setup.pool;
+  ActiveRun run;
+  for (size_t round = 0;; ++round) {
+    // Retrained from scratch; train() standardises on the current training rows.
+    const trainer::Model model = trainer::train(data.subset(training), options);
+    const LoadedModel blob = LoadedModel::open(trainer::write_blob(model), "active-learning model");
+    const std::vector<Metric> metrics = evaluate(blob, test);
+    run.rmse.push_back(metric_value(metrics, "rmse"));
+    run.loglik.push_back(metric_value(metrics, "loglik"));
+    if (round == plan.rounds) return run;
+    const size_t chosen = strategy == Strategy::variance
+                              ? highest_variance(blob, data, pool)
+                              : static_cast<size_t>(picks.below(pool.size()));
+    run.picks.push_back(pool[chosen]);
+    training.push_back(pool[chosen]);
+    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(chosen));
+  }
+}
+
+}  // namespace
+
+const char* strategy_name(Strategy strategy) {
+  return strategy == Strategy::variance ? "variance" : "random";
+}
+
+std::optional<Strategy> parse_strategy(const std::string& name) {
+  if (name == "variance") return Strategy::variance;
+  if (name == "random") return Strategy::random;
+  return std::nullopt;
+}
+
+std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,
+                                                        const ActivePlan& plan,
+                                                        const trainer::TrainOptions& options,
+                                                        size_t jobs, ProgressBar& progress) {
+  if (options.task != trainer::Task::regression) {
+    throw std::invalid_argument("active learning is for regression models");
+  }
+  if (plan.initial < 2 || plan.test < 1 || data.rows < plan.initial + plan.test + plan.rounds) {
+    throw std::invalid_argument("active learning needs at least initial + test + rounds rows");
+  }
+  std::vector<std::vector<ActiveRun>> runs(plan.strategies.size(),
+                                           std::vector<ActiveRun>(plan.repeats));
+  parallel_for(plan.repeats, jobs, progress, [&](size_t repeat) {
+    const RepeatSetup setup = setup_repeat(data.rows, plan, repeat);
+    const ModelRows test = model_rows(data.subset(setup.test));
+    for (size_t s = 0; s < plan.strategies.size(); ++s) {
+      runs[s][repeat] = run_strategy(data, plan, setup, test, plan.strategies[s], options);
+    }
+  });
+  return runs;
+}
+
+}  // namespace pbp::cli

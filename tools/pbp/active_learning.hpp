@@ -1,0 +1,47 @@
+// Active learning as in the PBP paper's section 5.4: each repeat splits the data at random into
+// a small training set, a test set and a pool; the model is trained from scratch, tested, and
+// one pool point at a time (the one of highest predictive variance, or a random one) moves to
+// the training set, followed by retraining and testing.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "output.hpp"
+#include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/train.hpp"
+
+namespace pbp::cli {
+
+enum class Strategy { variance, random };
+
+const char* strategy_name(Strategy strategy);
+std::optional<Strategy> parse_strategy(const std::string& name);
+
+struct ActivePlan {
+  size_t initial = 20;  // training rows before the first addition
+  size_t test = 100;
+  size_t rounds = 9;  // additions; the test set is evaluated rounds + 1 times
+  size_t repeats = 40;
+  uint64_t seed = 1;  // every repeat's split, training and random picks derive from it
+  std::vector<Strategy> strategies;  // each sees the same splits, training seeds and pool order
+};
+
+// One repeat of one strategy: test figures before the first addition and after each.
+struct ActiveRun {
+  std::vector<double> rmse;    // rounds + 1 values, in original target units
+  std::vector<double> loglik;  // mean test log-likelihood, rounds + 1 values
+  std::vector<size_t> picks;   // the data rows added, in order (rounds values)
+};
+
+// Runs every repeat of every strategy (repeats spread over `jobs` threads; `progress` counts
+// repeats). Returns runs[strategy][repeat]. Regression only; data.rows >= initial + test +
+// rounds and initial >= 2 (std::invalid_argument otherwise). Deterministic for a plan.
+std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,
+                                                        const ActivePlan& plan,
+                                                        const trainer::TrainOptions& options,
+                                                        size_t jobs, ProgressBar& progress);
+
+}  // namespace pbp::cli

@@ -1,0 +1,279 @@
+// `pbp active`: active learning as in the PBP paper's section 5.4 - does picking the pool point
+// of highest predictive variance beat picking at random?
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+
+#include "active_learning.hpp"
+#include "commands.hpp"
+#include "output.hpp"
+#include "parallel.hpp"
+#include "pbp/trainer/metrics.hpp"
+#include "train_setup.hpp"
+
+namespace pbp::cli {
+namespace {
+
+constexpr uint64_t kMaxCount = 100'000;
+
+const char* const kUsage =
+    "usage: pbp active --pool F.csv [--initial 20] [--test 100] [--rounds 9]\n"
+    "                  [--strategy variance|random|both] [--repeats 40] [--jobs N]\n"
+    "                  [training options] [--json]\n"
+    "\n"
+    "Active learning as in the PBP paper (section 5.4; it uses --hidden 10). Each repeat splits\n"
+    "the rows of F at random into --initial training rows, --test test rows and a pool of the\n"
+    "rest (targets hidden until a row is picked). A model is trained from scratch on the\n"
+    "training rows and its test RMSE and log-likelihood measured (through the runtime, as\n"
+    "'pbp eval' does); then, --rounds times, one pool row moves to the training set, the model\n"
+    "is retrained from scratch (inputs and targets standardised on the current training rows)\n"
+    "and tested again: rounds + 1 evaluations in all. The strategy picks the row of highest\n"
+    "total predictive variance (the paper's choice: maximal entropy of p(y | x, D); the noise\n"
+    "variance is the same for every row, so it is also the row of highest epistemic variance)\n"
+    "or one uniformly at random; 'both' runs the two on the same splits. Everything derives\n"
+    "from --seed: each repeat's split, its training seed and its random picks are the same for\n"
+    "every strategy, so round 0 agrees and the runs are reproducible.\n"
+    "Prints, per round, the training rows and mean +- standard error (population std /\n"
+    "sqrt(repeats)) of the test RMSE and log-likelihood per strategy; with 'both', also of the\n"
+    "RMSE difference random - variance taken per repeat (paired, so the split's own difficulty\n"
+    "cancels).\n"
+    "\n"
+    "  --pool F          CSV with a header row (target: --target, default the last column),\n"
+    "                    or IDX images with --labels\n"
+    "  --initial N       training rows before the first addition (default: 20; at least 2)\n"
+    "  --test N          test rows (default: 100)\n"
+    "  --rounds N        pool rows added one at a time (default: 9)\n"
+    "  --strategy S      variance (default), random, or both\n"
+    "  --repeats N       random splits (default: 40)\n"
+    "  --jobs N          repeats run in parallel (default: hardware threads)\n"
+    "  --json            print one JSON object: {\"strategy\", \"repeats\", \"initial\",\n"
+    "                    \"test\", \"pool\", \"rounds\", \"seed\", \"training_rows\",\n"
+    "                    \"rmse_mean\", \"rmse_se\", \"loglik_mean\", \"loglik_se\", \"picks\",\n"
+    "                    \"rmse_per_repeat\"}: lists with one value per test evaluation (the\n"
+    "                    last after the final addition); per repeat, \"picks\" holds the\n"
+    "                    0-based data rows added and \"rmse_per_repeat\" the test RMSEs.\n"
+    "                    With 'both': {\"variance\": {...}, \"random\": {...},\n"
+    "                    \"rmse_difference_mean\", \"rmse_difference_se\"}, the difference\n"
+    "                    random - variance taken per repeat (paired: the same split)\n"
+    "training options (--seed is the seed of the whole experiment):\n";
+
+size_t count_option(const ParsedOptions& options, const std::string& name, uint64_t fallback,
+                    uint64_t minimum) {
+  const uint64_t value = options.unsigned_integer(name, fallback);
+  if (value < minimum || value > kMaxCount) {
+    throw UsageError("--" + name + " must be between " + std::to_string(minimum) + " and " +
+                     std::to_string(kMaxCount));
+  }
+  return static_cast<size_t>(value);
+}
+
+ActivePlan active_plan(const ParsedOptions& options, const trainer::TrainOptions& train) {
+  if (train.task != trainer::Task::regression) {
+    throw UsageError("active learning compares test RMSE: it needs --task regression");
+  }
+  ActivePlan plan;
+  plan.initial = count_option(options, "initial", plan.initial, 2);
+  plan.test = count_option(options, "test", plan.test, 1);
+  plan.rounds = count_option(options, "rounds", plan.rounds, 0);
+  plan.repeats = count_option(options, "repeats", plan.repeats, 1);
+  plan.seed = train.seed;
+  const std::string strategy = options.text("strategy").value_or("variance");
+  if (strategy == "both") {
+    plan.strategies = {Strategy::variance, Strategy::random};
+  } else if (const auto one = parse_strategy(strategy)) {
+    plan.strategies = {*one};
+  } else {
+    throw UsageError("--strategy expects variance, random or both, got '" + strategy + "'");
+  }
+  return plan;
+}
+
+// Mean and standard error over repeats of a figure, one value per test evaluation.
+struct RoundSummary {
+  std::vector<double> mean, standard_error;
+};
+
+// `value(repeat, round)` summarised over the repeats, for every round.
+RoundSummary summarise(size_t repeats, size_t evaluations,
+                       const std::function<double(size_t, size_t)>& value) {
+  RoundSummary summary;
+  for (size_t round = 0; round < evaluations; ++round) {
+    std::vector<double> values;
+    for (size_t repeat = 0; repeat < repeats; ++repeat) values.push_back(value(repeat, round));
+    const trainer::MeanAndError stats = trainer::mean_and_standard_error(values);
+    summary.mean.push_back(stats.mean);
+    summary.standard_error.push_back(stats.standard_error);
+  }
+  return summary;
+}
+
+// Every figure the output shows: per strategy, and with two strategies their paired difference.
+struct ActiveSummary {
+  std::vector<RoundSummary> rmse, loglik;  // per strategy
+  RoundSummary rmse_difference;            // runs[1] - runs[0] per repeat; empty unless 2
+};
+
+ActiveSummary summarise(const ActivePlan& plan, const std::vector<std::vector<ActiveRun>>& runs) {
+  const size_t evaluations = plan.rounds + 1;
+  ActiveSummary summary;
+  for (const std::vector<ActiveRun>& strategy : runs) {
+    summary.rmse.push_back(summarise(plan.repeats, evaluations, [&](size_t r, size_t round) {
+      return strategy[r].rmse[round];
+    }));
+    summary.loglik.push_back(summarise(plan.repeats, evaluations, [&](size_t r, size_t round) {
+      return strategy[r].loglik[round];
+    }));
+  }
+  if (runs.size() == 2) {
+    summary.rmse_difference = summarise(plan.repeats, evaluations, [&](size_t r, size_t round) {
+      return runs[1][r].rmse[round] - runs[0][r].rmse[round];
+    });
+  }
+  return summary;
+}
+
+std::string number_list(const std::vector<double>& values) {
+  std::vector<std::string> items;
+  for (const double value : values) items.push_back(json_number(value));
+  return json_array(items);
+}
+
+std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summary,
+                          const std::vector<std::vector<ActiveRun>>& runs, size_t s) {
+  std::vector<double> training_rows;
+  for (size_t round = 0; round <= plan.rounds; ++round) {
+    training_rows.push_back(static_cast<double>(plan.initial + round));
+  }
+  std::vector<std::string> picks, rmse;
+  for (const ActiveRun& run : runs[s]) {
+    picks.push_back(number_list(std::vector<double>(run.picks.begin(), run.picks.end())));
+    rmse.push_back(number_list(run.rmse));
+  }
+  return JsonObject()
+      .add_raw("strategy", json_string(strategy_name(plan.strategies[s])))
+      .add("repeats", static_cast<double>(plan.repeats))
+      .add("initial", static_cast<double>(plan.initial))
+      .add("test", static_cast<double>(plan.test))
+      .add("pool", static_cast<double>(pool))
+      .add("rounds", static_cast<double>(plan.rounds))
+      .add("seed", static_cast<double>(plan.seed))
+      .add_raw("training_rows", number_list(training_rows))
+      .add_raw("rmse_mean", number_list(summary.rmse[s].mean))
+      .add_raw("rmse_se", number_list(summary.rmse[s].standard_error))
+      .add_raw("loglik_mean", number_list(summary.loglik[s].mean))
+      .add_raw("loglik_se", number_list(summary.loglik[s].standard_error))
+      .add_raw("picks", json_array(picks))
+      .add_raw("rmse_per_repeat", json_array(rmse))
+      .str();
+}
+
+void print_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summary,
+                const std::vector<std::vector<ActiveRun>>& runs) {
+  if (runs.size() == 1) {
+    std::cout << strategy_json(plan, pool, summary, runs, 0) << "\n";
+    return;
+  }
+  JsonObject both;
+  for (size_t s = 0; s < runs.size(); ++s) {
+    both.add_raw(strategy_name(plan.strategies[s]), strategy_json(plan, pool, summary, runs, s));
+  }
+  both.add_raw("rmse_difference_mean", number_list(summary.rmse_difference.mean))
+      .add_raw("rmse_difference_se", number_list(summary.rmse_difference.standard_error));
+  std::cout << both.str() << "\n";
+}
+
+void print_table(const ActivePlan& plan, const ActiveSummary& summary) {
+  const bool paired = !summary.rmse_difference.mean.empty();
+  char cell[96];
+  std::string text = "round  train";
+  for (const Strategy strategy : plan.strategies) {
+    const std::string name = strategy_name(strategy);
+    std::snprintf(cell, sizeof cell, "  %-17s  %-18s", (name + " rmse").c_str(),
+                  (name + " loglik").c_str());
+    text += cell;
+  }
+  text += paired ? "  rmse random - variance\n" : "\n";
+  for (size_t round = 0; round <= plan.rounds; ++round) {
+    std::snprintf(cell, sizeof cell, "%5zu  %5zu", round, plan.initial + round);
+    text += cell;
+    for (size_t s = 0; s < plan.strategies.size(); ++s) {
+      std::snprintf(cell, sizeof cell, "  %7.4f +- %6.4f  %8.4f +- %6.4f",
+                    summary.rmse[s].mean[round], summary.rmse[s].standard_error[round],
+                    summary.loglik[s].mean[round], summary.loglik[s].standard_error[round]);
+      text += cell;
+    }
+    if (paired) {
+      std::snprintf(cell, sizeof cell, "  %7.4f +- %6.4f", summary.rmse_difference.mean[round],
+                    summary.rmse_difference.standard_error[round]);
+      text += cell;
+    }
+    text += "\n";
+  }
+  text += "final test RMSE (" + std::to_string(plan.repeats) + " repeats):";
+  for (size_t s = 0; s < plan.strategies.size(); ++s) {
+    text += std::string(s ? "," : "") + " " + strategy_name(plan.strategies[s]) + " " +
+            fixed(summary.rmse[s].mean.back(), 4) + " +- " +
+            fixed(summary.rmse[s].standard_error.back(), 4);
+  }
+  if (paired) {
+    text +=
+        "; random - variance, paired by repeat: " + fixed(summary.rmse_difference.mean.back(), 4) +
+        " +- " + fixed(summary.rmse_difference.standard_error.back(), 4);
+  }
+  std::cout << text << "\n";
+}
+
+int run(const ParsedOptions& options) {
+  trainer::TrainOptions train_options = training_options(options);
+  const ActivePlan plan = active_plan(options, train_options);
+  const size_t jobs = jobs_option(options);
+  ParsedOptions data_options = options;  // the loader reads --data
+  data_options.values_["data"] = options.required_text("pool");
+  const trainer::Dataset data = load_training_data(data_options, train_options);
+  const size_t needed = plan.initial + plan.test + plan.rounds;
+  if (data.rows < needed) {
+    throw std::runtime_error(data.source + ": --initial " + std::to_string(plan.initial) +
+                             " + --test " + std::to_string(plan.test) + " + --rounds " +
+                             std::to_string(plan.rounds) + " need " + std::to_string(needed) +
+                             " rows, the file has " + std::to_string(data.rows));
+  }
+
+  ProgressBar progress("active learning");
+  const auto start = std::chrono::steady_clock::now();
+  const auto runs = run_active_learning(data, plan, train_options, jobs, progress);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const size_t pool = data.rows - plan.initial - plan.test;
+  const ActiveSummary summary = summarise(plan, runs);
+  if (options.has("json")) {
+    print_json(plan, pool, summary, runs);
+    return 0;
+  }
+  std::cout << "active learning on " << data.source << ": " << plan.repeats << " repeats, "
+            << plan.initial << " training / " << plan.test << " test / " << pool << " pool rows, "
+            << plan.rounds << " additions; " << architecture(data.inputs, train_options.hidden)
+            << ", " << train_options.epochs << " epochs, seed " << plan.seed << "\n";
+  print_table(plan, summary);
+  std::cout << "took " << fixed(seconds, 1) << " s\n";
+  return 0;
+}
+
+}  // namespace
+
+int command_active(const Arguments& args) {
+  CommandDefinition command{"active",
+                            std::string(kUsage) + kTrainingOptionsHelp,
+                            {{"pool"},
+                             {"initial"},
+                             {"test"},
+                             {"rounds"},
+                             {"strategy"},
+                             {"repeats"},
+                             {"jobs"},
+                             {"json", false}}};
+  for (const OptionSpec& spec : training_option_specs()) command.options.push_back(spec);
+  return run_command(command, args, run);
+}
+
+}  // namespace pbp::cli

@@ -1,0 +1,48 @@
+#include "parallel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pbp::cli {
+
+size_t jobs_option(const ParsedOptions& options) {
+  const uint64_t jobs =
+      options.unsigned_integer("jobs", std::max(1u, std::thread::hardware_concurrency()));
+  if (jobs == 0 || jobs > 256) throw UsageError("--jobs must be between 1 and 256");
+  return static_cast<size_t>(jobs);
+}
+
+void parallel_for(size_t count, size_t jobs, ProgressBar& progress,
+                  const std::function<void(size_t)>& task) {
+  std::vector<std::exception_ptr> failures(count);
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> finished{0};
+  std::mutex progress_mutex;
+  progress.update(0, count);
+  auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      try {
+        task(i);
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+      const std::lock_guard lock(progress_mutex);
+      progress.update(++finished, count);
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (size_t t = 1; t < std::min(jobs, count); ++t) threads.emplace_back(worker);
+    worker();
+  }
+  progress.finish();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+}  // namespace pbp::cli

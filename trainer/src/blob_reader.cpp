@@ -1,0 +1,145 @@
+// The model blob reader of the trainer: decodes a blob into a double-precision Model through the
+// layout in format.hpp, so `pbp verify` can compare the trainer's arithmetic with the runtime's
+// on the very weights a device holds.
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pbp/format.hpp"
+#include "pbp/pbp.h"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/input_relevance.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+namespace fmt = pbp::format;
+
+// A blob that pbp_open accepted: every offset below was checked to lie inside it.
+class BlobReader {
+ public:
+  explicit BlobReader(std::span<const uint8_t> blob) : blob_(blob) {
+    const uint32_t header_size = u32(fmt::header::kHeaderSize);
+    const uint32_t sections = u32(fmt::header::kSectionCount);
+    for (uint32_t s = 0; s < sections; ++s) {
+      const uint32_t entry = header_size + s * fmt::section_entry::kSize;
+      const uint32_t type = u32(entry + fmt::section_entry::kType);
+      if (type == 0 || type > fmt::kKnownSectionTypes) continue;  // optional, unknown: skipped
+      section_offset_[type] = u32(entry + fmt::section_entry::kOffset);
+      section_length_[type] = u32(entry + fmt::section_entry::kLength);
+    }
+  }
+
+  uint32_t u32(size_t at) const { return fmt::load_u32(&blob_[at]); }
+  double f32(size_t at) const { return fmt::load_f32(&blob_[at]); }
+  uint32_t section(fmt::SectionType type) const {
+    return section_offset_[static_cast<uint32_t>(type)];
+  }
+  uint32_t section_length(fmt::SectionType type) const {
+    return section_length_[static_cast<uint32_t>(type)];
+  }
+
+  // The float32 elements of the tensor whose descriptor is at `descriptor`.
+  std::vector<double> tensor(size_t descriptor) const {
+    const uint32_t count = u32(descriptor + fmt::tensor::kElementCount);
+    const size_t start =
+        section(fmt::SectionType::tensor_data) + u32(descriptor + fmt::tensor::kOffset);
+    std::vector<double> values(count);
+    for (uint32_t i = 0; i < count; ++i) values[i] = f32(start + 4 * size_t{i});
+    return values;
+  }
+
+  std::string text(size_t at, uint32_t length) const {
+    return std::string(reinterpret_cast<const char*>(&blob_[at]), length);
+  }
+
+ private:
+  std::span<const uint8_t> blob_;
+  uint32_t section_offset_[fmt::kKnownSectionTypes + 1] = {};
+  uint32_t section_length_[fmt::kKnownSectionTypes + 1] = {};
+};
+
+void read_metadata(const BlobReader& blob, Metadata& metadata) {
+  const uint32_t start = blob.section(fmt::SectionType::metadata);
+  const uint32_t end = start + blob.section_length(fmt::SectionType::metadata);
+  for (uint32_t at = start; at < end;) {
+    const auto key = static_cast<fmt::MetadataKey>(blob.u32(at + fmt::metadata_entry::kKey));
+    const uint32_t length = blob.u32(at + fmt::metadata_entry::kLength);
+    const uint32_t value = at + fmt::metadata_entry::kHeaderSize;
+    switch (key) {
+      case fmt::MetadataKey::name:
+        metadata.name = blob.text(value, length);
+        break;
+      case fmt::MetadataKey::target_name:
+        metadata.target_name = blob.text(value, length);
+        break;
+      case fmt::MetadataKey::notes:
+        metadata.notes = blob.text(value, length);
+        break;
+      case fmt::MetadataKey::training_rows:
+        metadata.training_rows = blob.u32(value) | uint64_t{blob.u32(value + 4)} << 32;
+        break;
+      case fmt::MetadataKey::feature_name:
+        metadata.feature_names.push_back(blob.text(value, length));
+        break;
+      case fmt::MetadataKey::input_prior_precision:
+        break;  // read_input_priors (input_relevance.hpp) decodes and checks it
+    }
+    at = value + fmt::padded_to_4(length);
+  }
+}
+
+}  // namespace
+
+Model read_blob(std::span<const uint8_t> blob) {
+  // pbp_open needs 4-byte alignment, which a byte span does not promise.
+  std::vector<uint32_t> aligned((blob.size() + 3) / 4);
+  if (!blob.empty()) std::memcpy(aligned.data(), blob.data(), blob.size());
+  pbp_model opened;
+  const pbp_status status = pbp_open(&opened, aligned.data(), blob.size());
+  if (status != PBP_OK) {
+    throw std::invalid_argument(std::string("read_blob: not a valid model blob: ") +
+                                pbp_status_string(status));
+  }
+
+  const BlobReader reader(blob);
+  Model model;
+  const uint32_t m = reader.section(fmt::SectionType::model);
+  model.task = static_cast<Task>(reader.u32(m + fmt::model_section::kTask));
+  model.noise = {reader.f32(m + fmt::model_section::kNoiseA),
+                 reader.f32(m + fmt::model_section::kNoiseB)};
+  model.prior = {reader.f32(m + fmt::model_section::kPriorA),
+                 reader.f32(m + fmt::model_section::kPriorB)};
+
+  const uint32_t layers = reader.section(fmt::SectionType::layers);
+  const uint32_t layer_count = reader.u32(m + fmt::model_section::kLayerCount);
+  for (uint32_t l = 0; l < layer_count; ++l) {
+    const size_t record = layers + size_t{l} * fmt::layer_record::kSize;
+    Layer layer;
+    layer.inputs = reader.u32(record + fmt::layer_record::kInputs);
+    layer.outputs = reader.u32(record + fmt::layer_record::kOutputs);
+    layer.relu = reader.u32(record + fmt::layer_record::kActivation) ==
+                 static_cast<uint32_t>(fmt::Activation::relu);
+    layer.mean = reader.tensor(record + fmt::layer_record::kMean);
+    layer.variance = reader.tensor(record + fmt::layer_record::kVariance);
+    model.layers.push_back(std::move(layer));
+  }
+
+  const uint32_t s = reader.section(fmt::SectionType::standardisation);
+  Standardisation& standardisation = model.standardisation;
+  standardisation.target_mean = reader.f32(s + fmt::standardisation_section::kTargetMean);
+  standardisation.target_std = reader.f32(s + fmt::standardisation_section::kTargetStd);
+  standardisation.input_mean = reader.tensor(s + fmt::standardisation_section::kInputMean);
+  standardisation.input_std = reader.tensor(s + fmt::standardisation_section::kInputStd);
+
+  if (reader.section_length(fmt::SectionType::metadata) != 0) read_metadata(reader, model.metadata);
+  if (std::optional<std::vector<Gamma>> priors = read_input_priors(
+          std::span<const uint8_t>(opened.metadata, opened.metadata_size), opened.input_count)) {
+    model.input_priors = std::move(*priors);
+  }
+  return model;
+}
+
+}  // namespace pbp::trainer
