@@ -1,19 +1,23 @@
 // `pbp eval`: test metrics of a model on labelled data, in original units.
+#include <filesystem>
 #include <iostream>
 
+#include "calibration_plot.hpp"
 #include "commands.hpp"
 #include "evaluation.hpp"
 #include "input_columns.hpp"
 #include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/trainer/atomic_file.hpp"
 
 namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
     "usage: pbp eval --model M.pbp --data F.csv [--target NAME|INDEX] [--json]\n"
-    "       pbp eval --model M.pbp --data IMAGES --labels LABELS [--json]   (IDX files)\n"
+    "                [--calibration PLOT.svg]\n"
+    "       pbp eval --model M.pbp --data IMAGES --labels LABELS ...   (IDX files)\n"
     "\n"
     "Regression: RMSE, the mean test log-likelihood log N(y | mean, total variance), and the\n"
     "fraction of targets inside the central 50 %, 90 % and 95 % Gaussian predictive intervals.\n"
@@ -30,7 +34,13 @@ const char* const kUsage =
     "  --json                print one JSON object: {\"rmse\", \"loglik\", \"coverage50\",\n"
     "                        \"coverage90\", \"coverage95\", \"rows\"} (regression),\n"
     "                        {\"accuracy\", \"loglik\", \"brier\", \"ece\", \"rows\"}\n"
-    "                        (binary, multiclass) or {\"mad\", \"loglik\", \"rows\"} (count)\n";
+    "                        (binary, multiclass) or {\"mad\", \"loglik\", \"rows\"} (count)\n"
+    "  --calibration PLOT    also write an SVG calibration plot: for regression the observed\n"
+    "                        fraction of targets inside the central p intervals against p =\n"
+    "                        0.05, 0.10, ..., 0.95, 0.99, shaded where a calibrated model\n"
+    "                        would fall 95 % of the time; for binary and multiclass the\n"
+    "                        reliability diagram (accuracy and mean confidence in the 15 ECE\n"
+    "                        bins, and rows per bin). Not for count models.\n";
 
 // Accuracy, coverage and calibration are fractions: fixed digits; the rest %g.
 std::string metric_text(const Metric& metric) {
@@ -39,10 +49,26 @@ std::string metric_text(const Metric& metric) {
   return fraction ? fixed(metric.value, 4) : general(metric.value, 6);
 }
 
+std::string file_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
 int run(const ParsedOptions& options) {
-  const LoadedModel model = LoadedModel::load(options.required_text("model"));
+  const std::string model_path = options.required_text("model");
+  const LoadedModel model = LoadedModel::load(model_path);
+  const auto plot = options.text("calibration");
+  if (plot) {
+    require_calibration_plot(model.description().task);
+    trainer::check_destination(*plot);
+  }
   const ModelRows rows = load_model_rows(options, model.description(), true);
-  const std::vector<Metric> metrics = evaluate(model, rows);
+  const RowPredictions predictions = predict_rows(model, rows);
+  const std::vector<Metric> metrics = score(predictions, rows.data.y);
+  if (plot) {
+    write_calibration_plot(*plot, predictions, rows.data.y,
+                           "Calibration of " + file_name(model_path) + " on " +
+                               file_name(options.required_text("data")));
+  }
   if (options.has("json")) {
     JsonObject json;
     for (const Metric& metric : metrics) json.add(metric.key, metric.value);
@@ -54,6 +80,7 @@ int run(const ParsedOptions& options) {
     std::cout << metric.key << std::string(12 - metric.key.size(), ' ') << metric_text(metric)
               << "\n";
   }
+  if (plot) std::cout << "wrote " << *plot << " (calibration plot)\n";
   return 0;
 }
 
@@ -61,7 +88,9 @@ int run(const ParsedOptions& options) {
 
 int command_eval(const Arguments& args) {
   const CommandDefinition command{
-      "eval", kUsage, {{"model"}, {"data"}, {"labels"}, {"target"}, {"json", false}}};
+      "eval",
+      kUsage,
+      {{"model"}, {"data"}, {"labels"}, {"target"}, {"json", false}, {"calibration"}}};
   return run_command(command, args, run);
 }
 

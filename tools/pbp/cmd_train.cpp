@@ -1,12 +1,16 @@
 // `pbp train`: fit a PBP network to a CSV or IDX data set and write the model blob.
 #include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
+#include "input_columns.hpp"
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "train_setup.hpp"
+#include "training_curve.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -15,6 +19,7 @@ const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
     "                 [--algorithm pbp|ebp] [--softmax bound|sampled] [--samples S]\n"
     "                 [--hidden 50[,50...]] [--epochs 40] [--seed N]\n"
+    "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
     "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
     "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
     "\n"
@@ -25,22 +30,81 @@ const char* const kUsage =
     "\n"
     "  --data F             CSV with a header row and at least 2 data rows, or IDX images\n"
     "                       (told apart by content)\n"
-    "  --out model.pbp      the model blob to write\n";
+    "  --out model.pbp      the model blob to write\n"
+    "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model is\n"
+    "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
+    "                       mean log-likelihood) on the training set, and on --test if given;\n"
+    "                       prints the last epoch's figures. Costs one prediction pass over\n"
+    "                       those rows per epoch; the model is the same as without --curve\n"
+    "  --test T             held-out rows for --curve: a CSV with the training data's columns\n"
+    "                       (matched by name, else by position), or IDX images with\n"
+    "  --test-labels L      their labels\n";
+
+// What a model trained on `data` with `train` will look like to `pbp eval`: for --test.
+ModelDescription planned_model(const trainer::Dataset& data, const trainer::TrainOptions& train) {
+  ModelDescription model;
+  model.task = train.task;
+  model.inputs = data.inputs;
+  model.outputs = output_count(train);
+  model.feature_names = data.feature_names;
+  model.target_name = data.target_name;
+  return model;
+}
+
+// The curve's data sets: the training rows, and the --test rows (loaded now, to fail early).
+std::optional<TrainingCurve> curve_for(const ParsedOptions& options, const trainer::Dataset& data,
+                                       const trainer::TrainOptions& train) {
+  if (!options.has("curve")) {
+    if (options.has("test") || options.has("test-labels")) {
+      throw UsageError("--test and --test-labels go with --curve");
+    }
+    return std::nullopt;
+  }
+  trainer::check_destination(options.required_text("curve"));
+  TrainingCurve curve(train.task);
+  curve.add_data_set("training set", model_rows(data));
+  if (const auto test = options.text("test")) {
+    const DataFiles files{*test, options.text("test-labels"), options.text("target"),
+                          "--test-labels"};
+    curve.add_data_set("test set (" + std::filesystem::path(*test).filename().string() + ")",
+                       load_model_rows(files, planned_model(data, train), true));
+  } else if (options.has("test-labels")) {
+    throw UsageError("--test-labels goes with --test");
+  }
+  return curve;
+}
+
+void print_curve_summary(const TrainingCurve& curve, uint32_t epochs, const std::string& path) {
+  for (const TrainingCurve::DataSet& data_set : curve.data_sets()) {
+    std::cout << "after epoch " << epochs << ", " << data_set.label << ":";
+    for (const Metric& metric : data_set.epochs.back()) {
+      std::cout << (&metric == &data_set.epochs.back().front() ? " " : ", ") << metric.key << " "
+                << general(metric.value, 6);
+    }
+    std::cout << "\n";
+  }
+  std::cout << "wrote " << path << " (training curves)\n";
+}
 
 int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const std::string out = options.required_text("out");
   const trainer::Dataset data = load_training_data(options, train_options);
   trainer::check_destination(out);  // fail before training, not after
+  std::optional<TrainingCurve> curve = curve_for(options, data, train_options);
 
   ProgressBar progress("training");
-  train_options.on_epoch = [&progress](uint32_t done, uint32_t total, const trainer::Model&) {
+  train_options.on_epoch = [&progress, &curve](uint32_t done, uint32_t total,
+                                               const trainer::Model& model) {
+    if (curve) curve->record(done, model);
     progress.update(done, total);
   };
   const auto start = std::chrono::steady_clock::now();
   trainer::Model model = trainer::train(data, train_options);
+  const double curve_seconds = curve ? curve->seconds() : 0.0;
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
+      curve_seconds;
   progress.finish();
   if (model.metadata.feature_names.empty()) model.metadata.feature_names = data.feature_names;
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
@@ -56,19 +120,32 @@ int run(const ParsedOptions& options) {
             << architecture(data.inputs, train_options.hidden, output_count(train_options))
             << " (ReLU), " << train_options.epochs << " epochs, seed " << train_options.seed
             << (ebp ? ", EBP (fixed variances and prior)" : "") << "\n"
-            << "training took " << fixed(seconds, 3) << " s";
+            << "training took " << fixed(seconds, 3) << " s"
+            << (curve ? " (+ " + fixed(curve_seconds, 3) + " s scoring the curve)" : "");
   if (train_options.task == trainer::Task::regression) {
     std::cout << "; noise std " << general(noise_std(model), 6) << " (original units)";
   }
   std::cout << "\nwrote " << out << " (" << bytes << " bytes)\n";
+  if (curve) {
+    const std::string path = options.required_text("curve");
+    std::string shape =
+        architecture(data.inputs, train_options.hidden, output_count(train_options));
+    for (size_t at = shape.find("->"); at != std::string::npos; at = shape.find("->", at)) {
+      shape.replace(at, 2, "\u2192");  // an arrow reads better in a figure
+    }
+    curve->write(path, "Training curves: " +
+                           std::filesystem::path(data.source).filename().string() + ", " + shape);
+    print_curve_summary(*curve, train_options.epochs, path);
+  }
   return 0;
 }
 
 }  // namespace
 
 int command_train(const Arguments& args) {
-  CommandDefinition command{
-      "train", std::string(kUsage) + kTrainingOptionsHelp, {{"data"}, {"out"}}};
+  CommandDefinition command{"train",
+                            std::string(kUsage) + kTrainingOptionsHelp,
+                            {{"data"}, {"out"}, {"curve"}, {"test"}, {"test-labels"}}};
   for (const OptionSpec& spec : training_option_specs()) command.options.push_back(spec);
   return run_command(command, args, run);
 }

@@ -1,5 +1,6 @@
 // Test figures of a model on labelled rows, per task, as `eval` and `crossval` report them.
 #pragma once
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,18 @@ struct Metric {
   std::string key;
   double value = 0.0;
 };
+
+// Every row's predictive distribution, computed through the runtime as a device computes it.
+struct RowPredictions {
+  trainer::Task task = trainer::Task::regression;
+  size_t classes = 0;                  // binary: 2, multiclass: C, else 0
+  std::vector<double> mean, variance;  // regression (total variance) and count
+  std::vector<double> probabilities;   // binary, multiclass: `classes` values per row
+};
+RowPredictions predict_rows(const LoadedModel& model, const ModelRows& rows);
+
+// The figures of `predictions` against `targets` (one per row), as evaluate() gives them.
+std::vector<Metric> score(const RowPredictions& predictions, std::span<const double> targets);
 
 // Runs every row of `rows` (labelled) through `model` and scores the predictions:
 //   regression:        rmse, loglik, coverage50, coverage90, coverage95

@@ -77,19 +77,25 @@ trainer::InputError ModelRows::error_at(size_t row, const std::string& message) 
 
 ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
                           bool labelled) {
-  const std::string path = options.required_text("data");
+  return load_model_rows(
+      DataFiles{options.required_text("data"), options.text("labels"), options.text("target")},
+      model, labelled);
+}
+
+ModelRows load_model_rows(const DataFiles& files, const ModelDescription& model, bool labelled) {
+  const std::string& path = files.data;
   const uint32_t classes =
       model.task == trainer::Task::multiclass ? static_cast<uint32_t>(model.outputs) : 0;
   if (trainer::looks_like_idx(path)) {
-    if (options.has("target")) throw UsageError("--target goes with CSV data, not IDX images");
-    if (labelled && !options.has("labels")) {
-      throw UsageError("IDX images need their --labels file");
+    if (files.target) throw UsageError("--target goes with CSV data, not IDX images");
+    if (labelled && !files.labels) {
+      throw UsageError("IDX images need their " + files.labels_option + " file");
     }
     const trainer::IdxArray images = trainer::read_idx(path);
-    ModelRows rows = model_rows(
-        labelled ? trainer::idx_dataset(images, trainer::read_idx(options.required_text("labels")),
-                                        model.task, classes)
-                 : trainer::idx_inputs(images));
+    ModelRows rows =
+        model_rows(labelled ? trainer::idx_dataset(images, trainer::read_idx(*files.labels),
+                                                   model.task, classes)
+                            : trainer::idx_inputs(images));
     if (rows.data.inputs != model.inputs) {
       throw trainer::InputError(path, 0, 0,
                                 "the model has " + std::to_string(model.inputs) +
@@ -99,11 +105,12 @@ ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& 
     return rows;
   }
   const trainer::CsvTable table = trainer::read_csv(path, 1);
-  if (options.has("labels")) {
-    throw UsageError("--labels goes with IDX images; a CSV file holds its target (--target)");
+  if (files.labels) {
+    throw UsageError(files.labels_option +
+                     " goes with IDX images; a CSV file holds its target (--target)");
   }
   std::optional<size_t> target;
-  if (labelled) target = select_target_column(table, model, options.text("target"));
+  if (labelled) target = select_target_column(table, model, files.target);
   const std::vector<size_t> columns = select_input_columns(table, model, target);
   if (target) trainer::check_target_column(table, *target, model.task, classes);
 

@@ -34,9 +34,21 @@ struct ModelRows {
   trainer::InputError error_at(size_t row, const std::string& message) const;
 };
 
-// Loads --data for `model`: a CSV (inputs matched as select_input_columns does; with `labelled`,
-// the target chosen as select_target_column does) or IDX images (by position; with `labelled`,
-// the --labels file). Labelled targets are checked against the model's task and classes.
+// Where rows come from: a CSV file (and its target column) or IDX images (and their labels).
+// `labels_option` names the labels' option in messages.
+struct DataFiles {
+  std::string data;
+  std::optional<std::string> labels;
+  std::optional<std::string> target;
+  std::string labels_option = "--labels";
+};
+
+// Loads `files` for `model`: a CSV (inputs matched as select_input_columns does; with
+// `labelled`, the target chosen as select_target_column does) or IDX images (by position; with
+// `labelled`, the labels file). Labelled targets are checked against the model's task and
+// classes.
+ModelRows load_model_rows(const DataFiles& files, const ModelDescription& model, bool labelled);
+// The same for --data, --labels and --target.
 ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
                           bool labelled);
 // Rows without file lines, e.g. a crossval split's test rows.

@@ -18,36 +18,72 @@ double standard_normal_quantile(double p) {
   return math::normal_quantile<double>(p);
 }
 
-RegressionMetrics regression_metrics(std::span<const double> targets, std::span<const double> mean,
-                                     std::span<const double> variance) {
+namespace {
+
+// |y - mean| / std of every row: the central p interval holds the rows with distance <= z_p.
+std::vector<double> standardised_distances(std::span<const double> targets,
+                                           std::span<const double> mean,
+                                           std::span<const double> variance) {
   if (targets.empty()) throw std::invalid_argument("metrics: no targets");
   if (mean.size() != targets.size() || variance.size() != targets.size()) {
     throw std::invalid_argument("metrics: targets and predictions differ in length");
   }
-  const double z50 = standard_normal_quantile(0.75);
-  const double z90 = standard_normal_quantile(0.95);
-  const double z95 = standard_normal_quantile(0.975);
+  std::vector<double> distances(targets.size());
+  for (size_t i = 0; i < targets.size(); ++i) {
+    distances[i] = std::fabs(targets[i] - mean[i]) / std::sqrt(variance[i]);
+  }
+  return distances;
+}
+
+// The fraction of `distances` inside the central `level` interval of a standard normal.
+double fraction_inside(std::span<const double> distances, double level) {
+  if (!(level > 0.0 && level < 1.0)) {
+    throw std::invalid_argument("metrics: a coverage level must be in (0, 1)");
+  }
+  const double z = standard_normal_quantile((1.0 + level) / 2.0);
+  size_t inside = 0;
+  for (const double distance : distances) inside += distance <= z;
+  return static_cast<double>(inside) / static_cast<double>(distances.size());
+}
+
+}  // namespace
+
+RegressionMetrics regression_metrics(std::span<const double> targets, std::span<const double> mean,
+                                     std::span<const double> variance) {
+  const std::vector<double> distances = standardised_distances(targets, mean, variance);
   double squared_error = 0.0, loglik = 0.0;
-  size_t inside50 = 0, inside90 = 0, inside95 = 0;
   for (size_t i = 0; i < targets.size(); ++i) {
     const double residual = targets[i] - mean[i];
     squared_error += residual * residual;
     loglik +=
         -0.5 * (std::log(2.0 * std::numbers::pi * variance[i]) + residual * residual / variance[i]);
-    const double distance = std::fabs(residual) / std::sqrt(variance[i]);
-    inside50 += distance <= z50;
-    inside90 += distance <= z90;
-    inside95 += distance <= z95;
   }
   const double n = static_cast<double>(targets.size());
   RegressionMetrics metrics;
   metrics.count = targets.size();
   metrics.rmse = std::sqrt(squared_error / n);
   metrics.loglik = loglik / n;
-  metrics.coverage50 = static_cast<double>(inside50) / n;
-  metrics.coverage90 = static_cast<double>(inside90) / n;
-  metrics.coverage95 = static_cast<double>(inside95) / n;
+  metrics.coverage50 = fraction_inside(distances, 0.50);
+  metrics.coverage90 = fraction_inside(distances, 0.90);
+  metrics.coverage95 = fraction_inside(distances, 0.95);
   return metrics;
+}
+
+std::vector<CoverageLevel> interval_coverage(std::span<const double> targets,
+                                             std::span<const double> mean,
+                                             std::span<const double> variance,
+                                             std::span<const double> nominal) {
+  const std::vector<double> distances = standardised_distances(targets, mean, variance);
+  std::vector<CoverageLevel> levels;
+  for (const double level : nominal) levels.push_back({level, fraction_inside(distances, level)});
+  return levels;
+}
+
+std::vector<double> default_coverage_levels() {
+  std::vector<double> levels;
+  for (int i = 1; i <= 19; ++i) levels.push_back(i / 20.0);
+  levels.push_back(0.99);
+  return levels;
 }
 
 MeanAndError mean_and_standard_error(std::span<const double> values) {
@@ -124,7 +160,13 @@ ClassificationMetrics classification_metrics(std::span<const double> targets,
   metrics.loglik = loglik / n;
   metrics.brier = brier / n;
   for (size_t b = 0; b < kCalibrationBins; ++b) {
+    ReliabilityBin& bin = metrics.bins.emplace_back();
+    bin.lower = static_cast<double>(b) / static_cast<double>(kCalibrationBins);
+    bin.upper = static_cast<double>(b + 1) / static_cast<double>(kCalibrationBins);
+    bin.rows = static_cast<size_t>(bin_rows[b]);
     if (bin_rows[b] == 0.0) continue;
+    bin.accuracy = bin_correct[b] / bin_rows[b];
+    bin.mean_confidence = bin_confidence[b] / bin_rows[b];
     metrics.ece += std::fabs(bin_correct[b] - bin_confidence[b]) / n;  // (n_b/n)|acc_b - conf_b|
   }
   return metrics;

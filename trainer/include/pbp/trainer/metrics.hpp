@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace pbp::trainer {
 
@@ -21,6 +22,24 @@ struct RegressionMetrics {
 RegressionMetrics regression_metrics(std::span<const double> targets, std::span<const double> mean,
                                      std::span<const double> variance);
 
+// The observed coverage of central Gaussian predictive intervals at one nominal level p: the
+// fraction of targets with |y - mean| <= z std, z = Phi^-1((1 + p) / 2).
+struct CoverageLevel {
+  double nominal = 0.0;
+  double observed = 0.0;
+};
+
+// For each level in `nominal` (each in (0, 1)), the observed coverage; a calibrated model gives
+// observed ~ nominal. Throws std::invalid_argument as regression_metrics does, or for a level
+// outside (0, 1).
+std::vector<CoverageLevel> interval_coverage(std::span<const double> targets,
+                                             std::span<const double> mean,
+                                             std::span<const double> variance,
+                                             std::span<const double> nominal);
+
+// The levels a coverage calibration plot uses: 0.05, 0.10, ..., 0.95 and 0.99.
+std::vector<double> default_coverage_levels();
+
 // The standard normal quantile Phi^-1(p), 0 < p < 1: the runtime's pbp::math::normal_quantile,
 // so host metrics and device intervals agree.
 double standard_normal_quantile(double p);
@@ -31,12 +50,23 @@ inline constexpr double kProbabilityFloor = 1e-15;
 // Expected calibration error uses this many equal-width confidence bins (Guo et al. 2017).
 inline constexpr size_t kCalibrationBins = 15;
 
+// One bin of a reliability diagram: the rows whose top-class probability (the confidence) lies
+// in (lower, upper] (the first bin also holds 0).
+struct ReliabilityBin {
+  double lower = 0.0;
+  double upper = 0.0;
+  size_t rows = 0;
+  double accuracy = 0.0;         // fraction of the bin's rows whose top class is the label
+  double mean_confidence = 0.0;  // 0 for an empty bin, like accuracy
+};
+
 struct ClassificationMetrics {
   size_t count = 0;
   double accuracy = 0.0;  // fraction whose most probable class (lowest index on ties) is the label
   double loglik = 0.0;    // mean of log max(p[label], kProbabilityFloor)
   double brier = 0.0;     // mean over rows of sum_c (p[c] - [label == c])^2 (binary: both classes)
   double ece = 0.0;       // sum over bins of (rows in bin / rows) |accuracy - mean confidence|
+  std::vector<ReliabilityBin> bins;  // the kCalibrationBins equal-width bins the ECE sums over
 };
 
 // `targets` holds class indices 0 .. classes-1; `probabilities` holds targets.size() rows of
