@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "calibration_plot.hpp"
 #include "commands.hpp"
 #include "demo_report.hpp"
 #include "device_runner.hpp"
@@ -16,11 +17,13 @@
 #include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/plot/plots.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/csv.hpp"
 #include "pbp/trainer/splits.hpp"
 #include "pbp/trainer/toy_problem.hpp"
 #include "pbp/trainer/train.hpp"
+#include "training_curve.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -33,7 +36,9 @@ const char* const kUsage =
     "epochs); writes both blobs; predicts a few inputs with the freestanding runtime and prints\n"
     "each prediction with its 95 % interval and its epistemic and aleatoric std. With --device,\n"
     "runs the same blobs and inputs on the device and says whether every output is bit-identical\n"
-    "(exit 1 if any differs).\n"
+    "(exit 1 if any differs). Plots (SVG): toy_predictive.svg (the paper's Figure 1: data, true\n"
+    "function, predictive mean +- 3 std), boston_calibration.svg (observed vs nominal coverage of\n"
+    "central intervals on the test houses) and boston_training_curve.svg (RMSE and LL per epoch).\n"
     "\n"
     "  --out-dir DIR     where the blobs, inputs and device outputs go (default: pbp-demo)\n"
     "  --boston F.csv    Boston housing CSV, target last (tools/scripts/fetch_datasets.sh)\n"
@@ -46,6 +51,10 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string plot_path(const std::string& out_dir, const std::string& name) {
+  return (std::filesystem::path(out_dir) / name).string();
 }
 
 // Trains, writes the blob and predicts `inputs` on the host (and the device, if given).
@@ -103,6 +112,23 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
   }
   DemoSection section = run_model("toy", model, inputs, out_dir, device);
   section.title = "Toy problem (PBP paper, Figure 1): y = x^3 + N(0, 9), 20 points on [-4, 4]";
+
+  // The paper's Figure 1, predicted by the runtime: data, truth, mean and a +-3 std band.
+  plot::BandPlot band;
+  band.train_x = data.x;
+  band.train_y = data.y;
+  const HostRuntime host(section.blob_path);
+  for (int g = 0; g <= 240; ++g) {
+    const double x = -6.0 + 12.0 * g / 240.0;
+    const pbp_prediction p = host.predict({static_cast<float>(x)});
+    band.grid_x.push_back(x);
+    band.true_y.push_back(trainer::toy_function(x));
+    band.mean.push_back(p.mean);
+    band.std.push_back(p.std);
+  }
+  band.title = "Toy problem: PBP, 1 × 100 ReLU, 20 points, mean ± 3 std";
+  section.plots.push_back(plot_path(out_dir, "toy_predictive.svg"));
+  plot::write_band_plot(section.plots.back(), band);
   section.summary = "1 x 100 ReLU, 40 epochs, trained in " + fixed(train_seconds, 2) + " s";
   section.truth_label = "x^3";
   return section;
@@ -115,9 +141,17 @@ DemoSection boston_section(const std::string& csv, uint64_t seed, const std::str
   const trainer::Split split = trainer::random_splits(data.rows, 1, 0.1, seed).front();
   const trainer::Dataset train_rows = data.subset(split.train);
   const trainer::Dataset test_rows = data.subset(split.test);
+  // Test RMSE and LL after every epoch, scored through the blob as `pbp eval` does.
+  TrainingCurve curve(trainer::Task::regression);
+  curve.add_data_set("training set", model_rows(train_rows));
+  curve.add_data_set("test set", model_rows(test_rows));
+  trainer::TrainOptions options = demo_training(50, seed);
+  options.on_epoch = [&curve](uint32_t done, uint32_t, const trainer::Model& model) {
+    curve.record(done, model);
+  };
   const Clock::time_point start = Clock::now();
-  const trainer::Model model = trainer::train(train_rows, demo_training(50, seed));
-  const double train_seconds = seconds_since(start);
+  const trainer::Model model = trainer::train(train_rows, options);
+  const double train_seconds = seconds_since(start) - curve.seconds();
 
   // The first test houses, and the first one again far outside the data (12 rooms, crime 80).
   std::vector<DemoInput> inputs;
@@ -137,7 +171,13 @@ DemoSection boston_section(const std::string& csv, uint64_t seed, const std::str
 
   DemoSection section = run_model("boston", model, inputs, out_dir, device);
   const LoadedModel loaded = LoadedModel::load(section.blob_path);
-  const std::vector<Metric> metrics = evaluate(loaded, model_rows(test_rows));
+  const RowPredictions predictions = predict_rows(loaded, model_rows(test_rows));
+  const std::vector<Metric> metrics = score(predictions, test_rows.y);
+  section.plots.push_back(plot_path(out_dir, "boston_calibration.svg"));
+  write_calibration_plot(section.plots.back(), predictions, test_rows.y,
+                         "Boston test houses: coverage of central predictive intervals");
+  section.plots.push_back(plot_path(out_dir, "boston_training_curve.svg"));
+  curve.write(section.plots.back(), "Boston housing, 1 × 50 ReLU: figures after each epoch");
   section.title = "Boston housing: median value of homes in k$ (" +
                   std::to_string(train_rows.rows) + " training / " +
                   std::to_string(test_rows.rows) + " test houses)";

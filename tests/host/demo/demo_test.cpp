@@ -53,9 +53,22 @@ TEST_F(Demo, ToyProblemWithoutDevice) {
   EXPECT_NE(result.out.find("x = 6.0 (outside data)"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("device: not run"), std::string::npos) << result.out;
   EXPECT_TRUE(std::filesystem::exists(path("out/toy.pbp")));
+  EXPECT_NE(read_file(path("out/toy_predictive.svg")).find("</svg>"), std::string::npos);
   // The same seed gives the same blob.
   ASSERT_EQ(run_pbp({"demo", "--out-dir", path("again")}).exit_code, 0);
   EXPECT_EQ(read_file(path("out/toy.pbp")), read_file(path("again/toy.pbp")));
+}
+
+TEST_F(Demo, RegressionDataSetGivesMetricsAndPlots) {
+  write_file(path("houses.csv"), regression_csv(80));
+  const RunResult result =
+      run_pbp({"demo", "--out-dir", path("out"), "--boston", path("houses.csv")});
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  EXPECT_NE(result.out.find("72 training / 8 test houses"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("test RMSE"), std::string::npos) << result.out;
+  for (const char* file : {"boston.pbp", "boston_calibration.svg", "boston_training_curve.svg"}) {
+    EXPECT_TRUE(std::filesystem::exists(path(std::string("out/") + file))) << file;
+  }
 }
 
 TEST_F(Demo, HostBuildOfTheFirmwareAgreesBitForBit) {
