@@ -1,7 +1,7 @@
 #include "pbp/trainer/adf.hpp"
 
-#include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "pbp/trainer/moment_matching.hpp"
 
@@ -9,141 +9,70 @@ namespace pbp::trainer {
 
 namespace {
 
-uint32_t padded_stride(uint32_t inputs) {
-  return (inputs + 1 + kAdfLanes - 1) / kAdfLanes * kAdfLanes;
-}
-
-}  // namespace
-
-AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers) {
-  const size_t n = layers.size();
-  weights.resize(n);
-  z_mean.resize(n);
-  z_var.resize(n);
-  z_second.resize(n);
-  a_mean.resize(n);
-  a_var.resize(n);
-  grad_a_mean.resize(n);
-  grad_a_var.resize(n);
-  relu_alpha.resize(n);
-  jac_mean_by_mean.resize(n);
-  jac_mean_by_var.resize(n);
-  jac_var_by_mean.resize(n);
-  jac_var_by_var.resize(n);
-  size_t widest_stride = 0;
-  for (size_t l = 0; l < n; ++l) {
-    const uint32_t inputs = layers[l].inputs;
-    const uint32_t stride = padded_stride(inputs);
-    PaddedLayer& w = weights[l];
-    w.inputs = inputs;
-    w.outputs = layers[l].outputs;
-    w.stride = stride;
-    w.mean.assign(size_t{w.outputs} * stride, 0.0);      // pads: mean 0
-    w.variance.assign(size_t{w.outputs} * stride, 1.0);  // pads: variance 1
-    z_mean[l].assign(stride, 0.0);
-    z_var[l].assign(stride, 0.0);
-    z_second[l].assign(stride, 0.0);
-    z_mean[l][inputs] = 1.0;  // the bias unit
-    z_second[l][inputs] = 1.0;
-    a_mean[l].assign(layers[l].outputs, 0.0);
-    a_var[l].assign(layers[l].outputs, 0.0);
-    grad_a_mean[l].assign(layers[l].outputs, 0.0);
-    grad_a_var[l].assign(layers[l].outputs, 0.0);
-    if (l + 1 < n) {
-      for (auto* v :
-           {&relu_alpha, &jac_mean_by_mean, &jac_mean_by_var, &jac_var_by_mean, &jac_var_by_var}) {
-        (*v)[l].assign(layers[l].outputs, 0.0);
-      }
-    }
-    widest_stride = std::max<size_t>(widest_stride, stride);
-  }
-  acc_mean_by_mean.assign(widest_stride, 0.0);
-  acc_mean_by_var.assign(widest_stride, 0.0);
-  acc_var.assign(widest_stride, 0.0);
-  load(layers);
-}
-
-void AdfWorkspace::load(const std::vector<Layer>& layers) {
-  for (size_t l = 0; l < weights.size(); ++l) {
-    PaddedLayer& w = weights[l];
-    const uint32_t row = layers[l].row_length();
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      std::copy_n(layers[l].mean.data() + size_t{j} * row, row,
-                  w.mean.data() + size_t{j} * w.stride);
-      std::copy_n(layers[l].variance.data() + size_t{j} * row, row,
-                  w.variance.data() + size_t{j} * w.stride);
-    }
-  }
-}
-
-void AdfWorkspace::store(std::vector<Layer>& layers) const {
-  for (size_t l = 0; l < weights.size(); ++l) {
-    const PaddedLayer& w = weights[l];
-    const uint32_t row = layers[l].row_length();
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      std::copy_n(w.mean.data() + size_t{j} * w.stride, row,
-                  layers[l].mean.data() + size_t{j} * row);
-      std::copy_n(w.variance.data() + size_t{j} * w.stride, row,
-                  layers[l].variance.data() + size_t{j} * row);
-    }
-  }
-}
-
-namespace {
-
-// ReLU moments of layer l's units and the Jacobian the backward pass needs (one vectorised loop).
-void relu_forward(uint32_t units, AdfWorkspace& ws, size_t l) {
+// ReLU moments of layer l's units and the Jacobian the backward pass needs, in two vectorised
+// loops over whole vectors (relu_standardise, then relu_moments_from with the ratio branch's
+// gamma and Jacobian: two dependency chains half as long as one), then the rare units in the
+// series branch (alpha < -30) recomputed one by one. The lanes past `units` then restore the
+// next layer's bias unit and pads.
+// Flattened: everything the loops call must be inlined for them to vectorise.
+[[gnu::flatten]] void relu_forward(uint32_t units, AdfWorkspace& ws, size_t l) {
+  const uint32_t padded = round_up_to_lanes(units);
   const double* am = ws.a_mean[l].data();
   const double* av = ws.a_var[l].data();
   double* zm = ws.z_mean[l + 1].data();
   double* zv = ws.z_var[l + 1].data();
   double* zs = ws.z_second[l + 1].data();
   double* alpha = ws.relu_alpha[l].data();
+  double* sd = ws.relu_sd.data();
+  double* cdf = ws.relu_cdf.data();
+  double* cdf_minus = ws.relu_cdf_minus.data();
+  double* ratio = ws.relu_ratio.data();
+  PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
+      for (uint32_t j = 0; j < padded; ++j) {
+    const ReluStandardised<double> s = relu_standardise(am[j], av[j]);
+    sd[j] = s.sd;
+    alpha[j] = s.alpha;
+    cdf[j] = s.tails.cdf;
+    cdf_minus[j] = s.tails.cdf_minus;
+    ratio[j] = s.tails.pdf_over_cdf;
+  }
   double* jmm = ws.jac_mean_by_mean[l].data();
   double* jmv = ws.jac_mean_by_var[l].data();
   double* jvm = ws.jac_var_by_mean[l].data();
   double* jvv = ws.jac_var_by_var[l].data();
-  PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
-      for (uint32_t j = 0; j < units; ++j) {
-    const ReluMoments<double> r = relu_moments(am[j], av[j]);
+  auto store = [&](uint32_t j, const ReluMoments<double>& r, const ReluJacobian& jac) {
     zm[j] = r.mean;
     zv[j] = r.variance;
     zs[j] = r.mean * r.mean + r.variance;
-    alpha[j] = r.alpha;
-    const ReluJacobian jac = relu_jacobian(r);
     jmm[j] = jac.mean_by_mean;
     jmv[j] = jac.mean_by_var;
     jvm[j] = jac.var_by_mean;
     jvv[j] = jac.var_by_var;
-  }
-}
-
-// d log Z / d (pre-activation moments) of layer `below` from the accumulated d log Z / d z.
-void relu_backward(uint32_t units, AdfWorkspace& ws, size_t below) {
-  const double* mz = ws.z_mean[below + 1].data();
-  const double* acc_mm = ws.acc_mean_by_mean.data();
-  const double* acc_mv = ws.acc_mean_by_var.data();
-  const double* acc_v = ws.acc_var.data();
-  const double* jmm = ws.jac_mean_by_mean[below].data();
-  const double* jmv = ws.jac_mean_by_var[below].data();
-  const double* jvm = ws.jac_var_by_mean[below].data();
-  const double* jvv = ws.jac_var_by_var[below].data();
-  double* ga_mean = ws.grad_a_mean[below].data();
-  double* ga_var = ws.grad_a_var[below].data();
-  // d log Z / d m_z = sum_j a_j m_w + 2 m_z sum_j b_j v_w;  d log Z / d v_z = sum_j b_j (v_w +
-  // m_w^2)
+  };
+  uint64_t in_series = 0;
   PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
-      for (uint32_t k = 0; k < units; ++k) {
-    const double d_mean = acc_mm[k] + 2.0 * mz[k] * acc_mv[k];
-    const double d_var = acc_v[k];
-    ga_mean[k] = d_mean * jmm[k] + d_var * jvm[k];
-    ga_var[k] = d_mean * jmv[k] + d_var * jvv[k];
+      for (uint32_t j = 0; j < padded; ++j) {
+    const math::NormalTails<double> tails{cdf[j], cdf_minus[j], ratio[j]};
+    const ReluMoments<double> r =
+        relu_moments_from<double, true>(am[j], av[j], sd[j], alpha[j], tails);
+    store(j, r, relu_jacobian_ratio(r));
+    in_series += relu_in_series_branch(alpha[j]) ? 1 : 0;
+  }
+  for (uint32_t j = 0; in_series != 0 && j < units; ++j) {
+    if (!relu_in_series_branch(alpha[j])) continue;
+    const ReluMoments<double> r = relu_moments(am[j], av[j]);
+    store(j, r, relu_jacobian_series(r));
+  }
+  // The lanes past `units` (fewer than kAdfLanes; unrolled, no memset call): the next layer's
+  // bias unit, then zeros.
+  for (uint32_t p = 0; p + 1 < kAdfLanes; ++p) {
+    const uint32_t j = units + p;
+    if (j < padded) {
+      zm[j] = zs[j] = p == 0 ? 1.0 : 0.0;
+      zv[j] = 0.0;
+    }
   }
 }
-
-}  // namespace
-
-namespace {
 
 OutputMoments forward_loaded(const double* x, AdfWorkspace& ws) {
   const size_t n = ws.weights.size();
@@ -155,30 +84,41 @@ OutputMoments forward_loaded(const double* x, AdfWorkspace& ws) {
     const PaddedLayer& layer = ws.weights[l];
     const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
                                  layer.outputs};
-    const PaddedRows layout{layer.stride};
-    if (l == 0) {
+    if (l == 0) {  // input-major; the network's inputs are exact
       linear_moments<double, true>(w, ws.z_mean[l].data(), nullptr, ws.a_mean[l].data(),
-                                   ws.a_var[l].data(), layout);
+                                   ws.a_var[l].data(), InputMajor{layer.stride});
     } else {
       linear_moments<double, false>(w, ws.z_mean[l].data(), ws.z_var[l].data(), ws.a_mean[l].data(),
-                                    ws.a_var[l].data(), layout);
+                                    ws.a_var[l].data(), PaddedRows{layer.stride});
     }
     if (l + 1 < n) relu_forward(layer.outputs, ws, l);
   }
   return {ws.a_mean[n - 1][0], ws.a_var[n - 1][0]};
 }
 
+// What a backward pass's sink returns for one weight: its proposed new moments, and 1 if they
+// are to be applied (else 0: the weight keeps its moments).
+struct WeightStep {
+  double mean;
+  double variance;
+  uint64_t applied;
+};
+
 // Reverse mode from d log Z / d (m_L, v_L) to every weight of ws.weights. `sink(mean, var, g_mean,
-// g_var, l, i)` receives each weight (by reference, i its index in the padded layer) with its
-// gradient, pads included (their gradients are exact zeros); gradients flowing to a layer's
-// inputs are accumulated from each weight before the sink may change it.
+// g_var, curvature, l, i)` receives each weight (i its index in the padded layer) with its
+// gradient and eq. 7's curvature term, pads included (their gradients are exact zeros), and
+// returns the weight's WeightStep, which backward applies; gradients flowing to a layer's inputs
+// are accumulated from each weight before it changes. backward returns the number of steps
+// applied (a local sum, so the loops vectorise). Layer 0 may call the sink twice for a weight,
+// with the same arguments (see below).
 //   m_a = c_m sum_k m_w m_z,   v_a = c_v sum_k (v_w (m_z^2 + v_z) + m_w^2 v_z)
 // The bias is the input k = inputs with m_z = 1, v_z = 0 (z_second 1): its gradients a * 1 +
-// 2 b m_w * 0 = a and b * 1 = b are exact. Layer 0's input is exact (v_z = 0), so its g_mean is
-// a * m_z alone.
+// 2 b m_w * 0 = a and b * 1 = b are exact. Layer 0's input is exact (v_z = 0), so its gradients
+// are (a m_z, b m_z^2) and its curvature (a m_z)^2 - 2 b m_z^2 = m_z^2 (a^2 - 2 b).
 template <class Sink>
-void backward(AdfWorkspace& ws, Sink&& sink) {
-  for (size_t l = ws.weights.size(); l-- > 0;) {
+uint64_t backward(AdfWorkspace& ws, Sink&& sink) {
+  uint64_t applied = 0;
+  for (size_t l = ws.weights.size(); l-- > 1;) {
     PaddedLayer& layer = ws.weights[l];
     const LayerScale<double> scale = layer_scale<double>(layer.inputs);
     // A multiple of kAdfLanes, and visibly so: the vectorised loops then need no remainder.
@@ -186,46 +126,126 @@ void backward(AdfWorkspace& ws, Sink&& sink) {
     const double* mz = ws.z_mean[l].data();
     const double* vz = ws.z_var[l].data();
     const double* sz = ws.z_second[l].data();
-    const double* grad_a_mean = ws.grad_a_mean[l].data();
-    const double* grad_a_var = ws.grad_a_var[l].data();
-    double* mean = layer.mean.data();
-    double* variance = layer.variance.data();
-    if (l == 0) {
-      for (uint32_t j = 0; j < layer.outputs; ++j) {
-        const double a = grad_a_mean[j] * scale.mean;
-        const double b = grad_a_var[j] * scale.variance;
-        double* mw = mean + size_t{j} * stride;
-        double* vw = variance + size_t{j} * stride;
-        PBP_LOOP_ARRAYS_DISJOINT  // weights and workspace never overlap
-            for (uint32_t k = 0; k < stride; ++k) {
-          sink(mw[k], vw[k], a * mz[k], b * sz[k], l, size_t{j} * stride + k);
-        }
-      }
-      break;
-    }
     double* acc_mm = ws.acc_mean_by_mean.data();
     double* acc_mv = ws.acc_mean_by_var.data();
     double* acc_v = ws.acc_var.data();
-    std::fill_n(acc_mm, stride, 0.0);
-    std::fill_n(acc_mv, stride, 0.0);
-    std::fill_n(acc_v, stride, 0.0);
-    for (uint32_t j = 0; j < layer.outputs; ++j) {
-      const double a = grad_a_mean[j] * scale.mean;
-      const double b = grad_a_var[j] * scale.variance;
-      double* mw = mean + size_t{j} * stride;
-      double* vw = variance + size_t{j} * stride;
+    const size_t below = l - 1;
+    const double* jmm = ws.jac_mean_by_mean[below].data();
+    const double* jmv = ws.jac_mean_by_var[below].data();
+    const double* jvm = ws.jac_var_by_mean[below].data();
+    const double* jvv = ws.jac_var_by_var[below].data();
+    double* ga_mean = ws.grad_a_mean[below].data();
+    double* ga_var = ws.grad_a_var[below].data();
+    // Row j's contributions to d log Z / d z, summed over the rows in order: the first row
+    // starts the sums, the last turns them into the layer below's d log Z / d (m_a, v_a):
+    //   d log Z / d m_z = sum_j a_j m_w + 2 m_z sum_j b_j v_w,
+    //   d log Z / d v_z = sum_j b_j (v_w + m_w^2), then the ReLU Jacobian.
+    auto row = [&](uint32_t j, auto first_row, auto last_row) {
+      const double a = ws.grad_a_mean[l][j] * scale.mean;
+      const double b = ws.grad_a_var[l][j] * scale.variance;
+      double* mw = layer.mean.data() + size_t{j} * stride;
+      double* vw = layer.variance.data() + size_t{j} * stride;
       PBP_LOOP_ARRAYS_DISJOINT  // weights, accumulators and workspace never overlap
           for (uint32_t k = 0; k < stride; ++k) {
         const double m = mw[k];
         const double v = vw[k];
-        acc_mm[k] += a * m;
-        acc_mv[k] += b * v;
-        acc_v[k] += b * (v + m * m);
-        sink(mw[k], vw[k], a * mz[k] + 2.0 * b * m * vz[k], b * sz[k], l, size_t{j} * stride + k);
+        double sum_mm = a * m, sum_mv = b * v, sum_v = b * (v + m * m);
+        if constexpr (!decltype(first_row)::value) {
+          sum_mm += acc_mm[k];
+          sum_mv += acc_mv[k];
+          sum_v += acc_v[k];
+        }
+        if constexpr (decltype(last_row)::value) {
+          const double d_mean = sum_mm + 2.0 * mz[k] * sum_mv;
+          ga_mean[k] = d_mean * jmm[k] + sum_v * jvm[k];
+          ga_var[k] = d_mean * jmv[k] + sum_v * jvv[k];
+        } else {
+          acc_mm[k] = sum_mm;
+          acc_mv[k] = sum_mv;
+          acc_v[k] = sum_v;
+        }
+        const double g_mean = a * mz[k] + 2.0 * b * m * vz[k];
+        const double g_var = b * sz[k];
+        const WeightStep step =
+            sink(m, v, g_mean, g_var, update_curvature(g_mean, g_var), l, size_t{j} * stride + k);
+        mw[k] = step.applied ? step.mean : m;
+        vw[k] = step.applied ? step.variance : v;
+        applied += step.applied;
+      }
+    };
+    const uint32_t last = layer.outputs - 1;
+    if (last == 0) {
+      row(0, std::true_type{}, std::true_type{});
+    } else {
+      row(0, std::true_type{}, std::false_type{});
+      for (uint32_t j = 1; j < last; ++j) row(j, std::false_type{}, std::false_type{});
+      row(last, std::false_type{}, std::true_type{});
+    }
+    // The lanes from the bias input on (1 to kAdfLanes of them) are no units: no gradient.
+    for (uint32_t p = 0; p < kAdfLanes; ++p) {  // unrolled, no memset call
+      if (layer.inputs + p < stride) ga_mean[layer.inputs + p] = ga_var[layer.inputs + p] = 0.0;
+    }
+  }
+  // Layer 0, input-major: a_j, b_j and a_j^2 - 2 b_j once per output, then passes over inputs.
+  PaddedLayer& first = ws.weights[0];
+  const LayerScale<double> scale = layer_scale<double>(first.inputs);
+  const uint32_t stride = first.stride & ~(kAdfLanes - 1);
+  double* ga = ws.first_grad_mean.data();
+  double* gb = ws.first_grad_var.data();
+  double* gc = ws.first_curvature.data();
+  for (uint32_t j = 0; j < stride; ++j) {
+    ga[j] = ws.grad_a_mean[0][j] * scale.mean;
+    gb[j] = ws.grad_a_var[0][j] * scale.variance;
+    gc[j] = update_curvature(ga[j], gb[j]);
+  }
+  // One pass over the weights of kRows inputs from k (the per-output factors loaded once for
+  // all): every step is written, the old moments saved, and only if a step was not to be applied
+  // (rare) are those weights put back. Stores instead of selects: half the vector operations.
+  double* saved_mean = ws.first_saved_mean.data();
+  double* saved_var = ws.first_saved_var.data();
+  auto pass = [&](uint32_t k, auto rows) {
+    constexpr uint32_t kRows = decltype(rows)::value;
+    double* mw = first.mean.data() + size_t{k} * stride;
+    double* vw = first.variance.data() + size_t{k} * stride;
+    double mz[kRows], sz[kRows];  // locals: the stores below cannot change them
+    for (uint32_t r = 0; r < kRows; ++r) {
+      mz[r] = ws.z_mean[0][k + r];
+      sz[r] = ws.z_second[0][k + r];
+    }
+    auto step_at = [&](uint32_t r, uint32_t j, double m, double v) {
+      return sink(m, v, ga[j] * mz[r], gb[j] * sz[r], gc[j] * sz[r], 0, size_t{k + r} * stride + j);
+    };
+    uint64_t applied0 = 0, applied1 = 0;  // a count per row vectorises better than one
+    PBP_LOOP_ARRAYS_DISJOINT              // weights and workspace never overlap
+        for (uint32_t j = 0; j < stride; ++j) {
+      for (uint32_t r = 0; r < kRows; ++r) {
+        const size_t i = size_t{r} * stride + j;
+        const double m = mw[i], v = vw[i];
+        saved_mean[i] = m;
+        saved_var[i] = v;
+        const WeightStep step = step_at(r, j, m, v);
+        mw[i] = step.mean;
+        vw[i] = step.variance;
+        (r == 0 ? applied0 : applied1) += step.applied;
       }
     }
-    relu_backward(layer.inputs, ws, l - 1);
-  }
+    if (applied0 + applied1 != uint64_t{kRows} * stride) {
+      for (uint32_t r = 0; r < kRows; ++r) {
+        for (uint32_t j = 0; j < stride; ++j) {
+          const size_t i = size_t{r} * stride + j;
+          if (step_at(r, j, saved_mean[i], saved_var[i]).applied) continue;
+          mw[i] = saved_mean[i];
+          vw[i] = saved_var[i];
+        }
+      }
+    }
+    applied += applied0 + applied1;
+  };
+  const uint32_t terms = first.inputs + 1;
+  uint32_t k = 0;
+  for (; k + 2 <= terms; k += 2) pass(k, std::integral_constant<uint32_t, 2>{});
+  if (k < terms) pass(k, std::integral_constant<uint32_t, 1>{});
+  return applied;
 }
 
 }  // namespace
@@ -252,13 +272,16 @@ void collect_gradients(const std::vector<Layer>& layers, AdfWorkspace& ws, Weigh
     out.d_mean[l].assign(layers[l].mean.size(), 0.0);
     out.d_variance[l].assign(layers[l].variance.size(), 0.0);
   }
-  // This sink reads only: the weights in ws stay as loaded.
-  backward(ws, [&](double&, double&, double g_mean, double g_var, size_t l, size_t i) {
-    const uint32_t stride = ws.weights[l].stride;
-    const size_t j = i / stride, k = i % stride;
-    if (k > layers[l].inputs) return;  // a pad
-    out.d_mean[l][j * layers[l].row_length() + k] = g_mean;
-    out.d_variance[l][j * layers[l].row_length() + k] = g_var;
+  // This sink changes no weight: the weights in ws stay as loaded.
+  backward(ws, [&](double m, double v, double g_mean, double g_var, double, size_t l, size_t i) {
+    const PaddedLayer& w = ws.weights[l];
+    const size_t major = i / w.stride, minor = i % w.stride;
+    const size_t j = w.input_major ? minor : major, k = w.input_major ? major : minor;
+    if (j < w.outputs && k <= w.inputs) {  // not a pad
+      out.d_mean[l][j * layers[l].row_length() + k] = g_mean;
+      out.d_variance[l][j * layers[l].row_length() + k] = g_var;
+    }
+    return WeightStep{m, v, 1};
   });
 }
 
@@ -291,24 +314,22 @@ AdfOutcome adf_update_loaded(Likelihood& likelihood, const double* x, double tar
   AdfOutcome outcome;
   outcome.log_z = likelihood.log_z(out_mean, out_var, target, ws.grad_a_mean.back().data(),
                                    ws.grad_a_var.back().data());
-  uint64_t rejected = 0;  // 64-bit like the double lanes' masks: the count vectorises cheaply
-  // Selects rather than branches, so the update loops vectorise. Pads always pass (0, 1).
+  // Branch-free steps, so the update loops vectorise; backward applies the usable ones. Pads
+  // always pass (0, 1). The count is 64-bit like the double lanes' masks: it vectorises cheaply.
+  uint64_t applied = 0;
   if (update == WeightUpdate::mean_and_variance) {
-    backward(ws, [&](double& m, double& v, double g_mean, double g_var, size_t, size_t) {
-      const GaussianMoments next = gaussian_update(m, v, g_mean, g_var);
-      const bool usable = usable_update(next);
-      m = usable ? next.mean : m;
-      v = usable ? next.variance : v;
-      rejected += usable ? 0 : 1;
-    });
+    applied = backward(
+        ws, [](double m, double v, double g_mean, double, double curvature, size_t, size_t) {
+          const GaussianMoments next = gaussian_update_with_curvature(m, v, g_mean, curvature);
+          return WeightStep{next.mean, next.variance, usable_update(next)};
+        });
   } else {
-    backward(ws, [&](double& m, double& v, double g_mean, double, size_t, size_t) {
+    applied = backward(ws, [](double m, double v, double g_mean, double, double, size_t, size_t) {
       const double next = gaussian_update(m, v, g_mean, 0.0).mean;  // eq. 6 only
-      const bool usable = next < INFINITY && next > -INFINITY;
-      m = usable ? next : m;
-      rejected += usable ? 0 : 1;
+      return WeightStep{next, v, next < INFINITY && next > -INFINITY};
     });
   }
+  const uint64_t rejected = ws.padded_weight_count - applied;
   outcome.rejected_weights = static_cast<uint32_t>(rejected);
   // The backward pass changed only weights: the output moments are still the update's.
   likelihood.after_update(out_mean, out_var, target);

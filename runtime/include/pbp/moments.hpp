@@ -54,20 +54,115 @@ inline LayerScale<T> layer_scale(uint32_t inputs) {
 // the `inputs` unit moments.
 struct PackedRows {
   static constexpr bool kBiasInInput = false;
+  static constexpr bool kInputMajor = false;
   uint32_t row_length(uint32_t inputs) const { return inputs + 1; }
 };
-// PaddedRows (the trainer's working copy): rows of `stride` >= inputs + 1 weights, the bias at
-// index `inputs`, and z holding `stride` entries: the units, the bias unit (mean 1, variance 0)
-// at index `inputs`, then zeros. One loop of `stride` terms then covers the bias (its terms
-// m_w * 1 and v_w * (1 + 0) + m_w^2 * 0 are exactly the bias terms) and the padding adds exact
-// zeros (pad weights must be finite), so without PBP_VECTORIZE_REDUCTIONS the sums equal the
-// PackedRows ones bit for bit; with a stride that is a multiple of the vector width, the
-// vectorised loop has no remainder.
+// PaddedRows (the trainer's working copy of layers after the first): rows of `stride` >=
+// inputs + 1 weights, the bias at index `inputs`, and z holding `stride` entries: the units, the
+// bias unit (mean 1, variance 0) at index `inputs`, then zeros. One loop of `stride` terms then
+// covers the bias (its terms m_w * 1 and v_w * (1 + 0) + m_w^2 * 0 are exactly the bias terms)
+// and the padding adds exact zeros (pad weights must be finite), so without
+// PBP_VECTORIZE_REDUCTIONS the sums equal the PackedRows ones bit for bit; with a stride that is
+// a multiple of the vector width, the vectorised loop has no remainder.
 struct PaddedRows {
   static constexpr bool kBiasInInput = true;
+  static constexpr bool kInputMajor = false;
   uint32_t stride;
   uint32_t row_length(uint32_t) const { return stride; }
 };
+// InputMajor (the trainer's working copy of a network's first layer): the weights that multiply
+// input k at [k * stride + j], stride >= outputs, the bias as input k = inputs (z holds the bias
+// unit there, as for PaddedRows). a_mean and a_var get `stride` values (the pads' are finite if
+// the pad weights are). Each output's sums run over k in source order, as PackedRows' do
+// (double exact-input sums fuse their multiply-adds, see add_exact_input_terms), and the loops
+// over j vectorise without a reduction.
+struct InputMajor {
+  static constexpr bool kBiasInInput = true;
+  static constexpr bool kInputMajor = true;
+  uint32_t stride;
+};
+
+// The terms one weight w ~ N(m_w, v_w) and one input z ~ N(m_z, v_z) add to the sums of
+// linear_moments: m_w m_z, and v_w (m_z^2 + v_z) + m_w^2 v_z (v_w m_z^2 for an exact input).
+template <class T>
+inline T mean_term(T mw, T mz) {
+  return mw * mz;
+}
+template <class T, bool kExactInput>
+inline T variance_term(T mw, T vw, T mz, T vz) {
+  if constexpr (kExactInput) {
+    return vw * (mz * mz);
+  } else {
+    return vw * (mz * mz + vz) + (mw * mw) * vz;
+  }
+}
+
+// mean_term and variance_term<T, true> added to the sums, in double (the trainer's InputMajor
+// sums) with each multiply fused into its add where the target has a fused multiply-add: one
+// rounding instead of two, and half the operations. The runtime's sums never fuse.
+inline void add_exact_input_terms(double& sum_mean, double& sum_var, double mw, double vw,
+                                  double mz) {
+  sum_mean = math::detail::multiply_add(mw, mz, sum_mean);
+  sum_var = math::detail::multiply_add(vw, mz * mz, sum_var);
+}
+inline void add_exact_input_terms(float& sum_mean, float& sum_var, float mw, float vw, float mz) {
+  sum_mean += mean_term(mw, mz);
+  sum_var += variance_term<float, true>(mw, vw, mz, 0.0f);
+}
+
+// InputMajor's pass over the sums for inputs k0 .. k0 + kCount - 1: each output's sums add the
+// terms in order of k, as the row-wise loops do; the first pass starts them at zero, the last
+// scales them.
+template <class T, bool kExactInput, uint32_t kCount, bool kFirst, bool kLast>
+inline void add_input_terms(const LayerWeights<T>& w, uint32_t stride, uint32_t k0, const T* z_mean,
+                            const T* z_var, LayerScale<T> scale, T* a_mean, T* a_var) {
+  const T* mw[kCount];
+  const T* vw[kCount];
+  T mz[kCount];
+  T vz[kCount];
+  for (uint32_t g = 0; g < kCount; ++g) {
+    mw[g] = w.mean + (k0 + g) * stride;
+    vw[g] = w.variance + (k0 + g) * stride;
+    mz[g] = z_mean[k0 + g];
+    vz[g] = kExactInput ? T(0) : z_var[k0 + g];
+  }
+  PBP_LOOP_ARRAYS_DISJOINT  // weights and sums
+      for (uint32_t j = 0; j < stride; ++j) {
+    T sum_mean = kFirst ? T(0) : a_mean[j];
+    T sum_var = kFirst ? T(0) : a_var[j];
+    for (uint32_t g = 0; g < kCount; ++g) {
+      if constexpr (kExactInput) {
+        add_exact_input_terms(sum_mean, sum_var, mw[g][j], vw[g][j], mz[g]);
+      } else {
+        sum_mean += mean_term(mw[g][j], mz[g]);
+        sum_var += variance_term<T, false>(mw[g][j], vw[g][j], mz[g], vz[g]);
+      }
+    }
+    a_mean[j] = kLast ? sum_mean * scale.mean : sum_mean;
+    a_var[j] = kLast ? sum_var * scale.variance : sum_var;
+  }
+}
+
+// One InputMajor pass over `count` (1 to 4) inputs from k0.
+template <class T, bool kExactInput, bool kFirst, bool kLast>
+inline void add_input_group(uint32_t count, const LayerWeights<T>& w, uint32_t stride, uint32_t k0,
+                            const T* z_mean, const T* z_var, LayerScale<T> scale, T* a_mean,
+                            T* a_var) {
+  switch (count) {
+    case 1:
+      return add_input_terms<T, kExactInput, 1, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+                                                               a_mean, a_var);
+    case 2:
+      return add_input_terms<T, kExactInput, 2, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+                                                               a_mean, a_var);
+    case 3:
+      return add_input_terms<T, kExactInput, 3, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+                                                               a_mean, a_var);
+    default:
+      return add_input_terms<T, kExactInput, 4, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+                                                               a_mean, a_var);
+  }
+}
 
 // Pre-activation moments a = W z / sqrt(n + 1) for z ~ N(z_mean, z_var) elementwise, W ~ q:
 //   m_a = sum(m_w m_z) / sqrt(n+1),  v_a = sum(m_w^2 v_z + v_w m_z^2 + v_w v_z) / (n+1).
@@ -79,30 +174,47 @@ template <class T, bool kExactInput, class Layout = PackedRows>
 inline void linear_moments(const LayerWeights<T>& w, const T* z_mean, const T* z_var, T* a_mean,
                            T* a_var, Layout layout = {}) {
   const LayerScale<T> scale = layer_scale<T>(w.inputs);
-  const uint32_t row_length = layout.row_length(w.inputs);
-  const uint32_t terms = Layout::kBiasInInput ? row_length : w.inputs;
-  for (uint32_t j = 0; j < w.outputs; ++j) {
-    const T* mw = w.mean + j * row_length;
-    const T* vw = w.variance + j * row_length;
-    T sum_mean = T(0);
-    T sum_var = T(0);
-    PBP_SIMD_REDUCTION(sum_mean, sum_var)
-    for (uint32_t k = 0; k < terms; ++k) {
-      const T mz = z_mean[k];
-      sum_mean += mw[k] * mz;
-      if constexpr (kExactInput) {
-        sum_var += vw[k] * (mz * mz);
+  if constexpr (Layout::kInputMajor) {
+    // Up to four inputs per pass over the sums (a quarter of their loads and stores).
+    const uint32_t terms = w.inputs + 1;
+    for (uint32_t k = 0; k < terms; k += 4) {
+      const uint32_t count = terms - k < 4 ? terms - k : 4;
+      const bool first = k == 0, last = k + count == terms;
+      if (first && last) {
+        add_input_group<T, kExactInput, true, true>(count, w, layout.stride, k, z_mean, z_var,
+                                                    scale, a_mean, a_var);
+      } else if (first) {
+        add_input_group<T, kExactInput, true, false>(count, w, layout.stride, k, z_mean, z_var,
+                                                     scale, a_mean, a_var);
+      } else if (last) {
+        add_input_group<T, kExactInput, false, true>(count, w, layout.stride, k, z_mean, z_var,
+                                                     scale, a_mean, a_var);
       } else {
-        const T vz = z_var[k];
-        sum_var += vw[k] * (mz * mz + vz) + (mw[k] * mw[k]) * vz;
+        add_input_group<T, kExactInput, false, false>(count, w, layout.stride, k, z_mean, z_var,
+                                                      scale, a_mean, a_var);
       }
     }
-    if constexpr (!Layout::kBiasInInput) {
-      sum_mean += mw[w.inputs];  // bias: m_z = 1, v_z = 0
-      sum_var += vw[w.inputs];
+  } else {
+    const uint32_t row_length = layout.row_length(w.inputs);
+    const uint32_t terms = Layout::kBiasInInput ? row_length : w.inputs;
+    for (uint32_t j = 0; j < w.outputs; ++j) {
+      const T* mw = w.mean + j * row_length;
+      const T* vw = w.variance + j * row_length;
+      T sum_mean = T(0);
+      T sum_var = T(0);
+      PBP_SIMD_REDUCTION(sum_mean, sum_var)
+      for (uint32_t k = 0; k < terms; ++k) {
+        const T mz = z_mean[k];
+        sum_mean += mean_term(mw[k], mz);
+        sum_var += variance_term<T, kExactInput>(mw[k], vw[k], mz, kExactInput ? T(0) : z_var[k]);
+      }
+      if constexpr (!Layout::kBiasInInput) {
+        sum_mean += mw[w.inputs];  // bias: m_z = 1, v_z = 0
+        sum_var += vw[w.inputs];
+      }
+      a_mean[j] = sum_mean * scale.mean;
+      a_var[j] = sum_var * scale.variance;
     }
-    a_mean[j] = sum_mean * scale.mean;
-    a_var[j] = sum_var * scale.variance;
   }
 }
 
@@ -112,15 +224,15 @@ template <class T>
 inline constexpr T kReluAsymptoteBelow = T(-30);
 
 namespace detail {
-// Phi(alpha), Phi(-alpha) and phi/Phi for the ReLU moments. The float runtime takes the
-// uncompensated variant (a few ulp instead of <= 2.6: its results only need to agree with the
-// trainer's to 1e-5, and the ReLU units are most of a prediction's cost); the trainer (double)
-// keeps math::normal_tails.
+// Phi(alpha), Phi(-alpha) and phi/Phi for the ReLU moments: the uncompensated variants (float:
+// a few ulp instead of <= 2.6, its results only need to agree with the trainer's to 1e-5;
+// double: <= 12.5 ulp), since the ReLU units are most of a prediction's and of a training
+// update's cost.
 inline math::NormalTails<float> relu_tails(float alpha) {
   return math::detail::normal_tails_fast(alpha);
 }
 inline math::NormalTails<double> relu_tails(double alpha) {
-  return math::normal_tails(alpha);
+  return math::detail::normal_tails_fast(alpha);
 }
 }  // namespace detail
 
@@ -137,23 +249,63 @@ struct ReluMoments {
   T pdf;        // phi(alpha)
 };
 
+// relu_moments in stages, so that a caller can run them as separate loops (each vectorised loop's
+// dependency chain then about half as long, and the rare series branch left to a scalar pass):
+// sd and alpha = m / sd, the normal tails at alpha, gamma, then the moments.
+template <class T>
+inline T relu_sd(T v) {
+  return math::sqrt(v > T(0) ? v : T(1));  // 1 for v == 0: the deterministic ReLU ignores alpha
+}
+template <class T>
+inline T relu_alpha(T m, T sd) {
+  return m / sd;
+}
+
+// relu_sd, relu_alpha and the tails at alpha, for callers that store them between loops.
+template <class T>
+struct ReluStandardised {
+  T sd;
+  T alpha;
+  math::NormalTails<T> tails;
+};
+template <class T>
+inline ReluStandardised<T> relu_standardise(T m, T v) {
+  const T sd = relu_sd(v);
+  const T alpha = relu_alpha(m, sd);
+  return {sd, alpha, detail::relu_tails(alpha)};
+}
+
+// gamma = phi(alpha)/Phi(alpha), or its asymptotic series -alpha - 1/alpha + 2/alpha^3 below
+// kReluAsymptoteBelow.
+template <class T>
+inline bool relu_in_series_branch(T alpha) {
+  return alpha < kReluAsymptoteBelow<T>;
+}
+template <class T>
+inline T relu_gamma(T alpha, const math::NormalTails<T>& tails) {
+  const T inv = T(1) / alpha;
+  const T series = -alpha - inv + T(2) * inv * inv * inv;
+  return relu_in_series_branch(alpha) ? series : tails.pdf_over_cdf;
+}
+
 // Eqs. 15-17 of the paper: alpha = m/sqrt(v), gamma = phi(alpha)/Phi(alpha),
 //   m_z = Phi(alpha) (m + sqrt(v) gamma),
-//   v_z = m_z (m + sqrt(v) gamma) Phi(-alpha) + Phi(alpha) v (1 - gamma^2 - gamma alpha).
-// Valid for finite m and v >= 0; v == 0 gives the deterministic ReLU. Branch-free (selects
-// only), so that a loop over units vectorises; lanes not selected may hold NaN harmlessly.
-template <class T>
-inline ReluMoments<T> relu_moments(T m, T v) {
+//   v_z = m_z (m + sqrt(v) gamma) Phi(-alpha) + Phi(alpha) v (1 - gamma^2 - gamma alpha),
+// given sd, alpha and the tails at alpha (the stages above); gamma is relu_gamma's, or with
+// kRatioOnly the ratio alone (right for alpha >= -30: a caller that handles the series branch
+// apart). Valid for finite m and v >= 0; v == 0 gives the deterministic ReLU. Branch-free
+// (selects only), so that a loop over units vectorises; lanes not selected may hold NaN
+// harmlessly.
+template <class T, bool kRatioOnly = false>
+inline ReluMoments<T> relu_moments_from(T m, T v, T sd, T alpha,
+                                        const math::NormalTails<T>& tails) {
   ReluMoments<T> r;
   const bool random = v > T(0);
-  r.sd = math::sqrt(random ? v : T(1));
-  r.alpha = m / r.sd;
-  const math::NormalTails<T> tails = detail::relu_tails(r.alpha);
+  r.sd = sd;
+  r.alpha = alpha;
   r.cdf = tails.cdf;
   r.cdf_minus = tails.cdf_minus;
-  const T inv = T(1) / r.alpha;
-  const T series = -r.alpha - inv + T(2) * inv * inv * inv;
-  r.gamma = r.alpha < kReluAsymptoteBelow<T> ? series : tails.pdf_over_cdf;
+  r.gamma = kRatioOnly ? tails.pdf_over_cdf : relu_gamma(alpha, tails);
   r.pdf = r.cdf * tails.pdf_over_cdf;
   const T shifted = m + r.sd * r.gamma;  // E[a | a > 0]
   const T mean = r.cdf * shifted;
@@ -167,6 +319,19 @@ inline ReluMoments<T> relu_moments(T m, T v) {
   r.cdf = random ? r.cdf : (on ? T(1) : T(0));
   r.cdf_minus = random ? r.cdf_minus : (on ? T(0) : T(1));
   return r;
+}
+
+// All stages: the moments of z = max(0, a) for a ~ N(m, v). Size builds keep it out of line (the
+// footprint of the one-piece function it was); speed builds inline it, so unit loops vectorise.
+template <class T>
+#if defined(__OPTIMIZE_SIZE__)
+__attribute__((noinline))
+#endif
+inline ReluMoments<T>
+relu_moments(T m, T v) {
+  const T sd = relu_sd(v);
+  const T alpha = relu_alpha(m, sd);
+  return relu_moments_from(m, v, sd, alpha, detail::relu_tails(alpha));
 }
 
 // Applies relu_moments in place to `count` units.

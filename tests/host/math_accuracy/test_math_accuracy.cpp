@@ -204,6 +204,33 @@ void normal_sweeps() {
       ref_log_cdf, [](Rng& g) { return -g.log_uniform(1, 1e4); });
 }
 
+// The trainer's ReLU kernel (math::detail::normal_tails_fast, double) and its exp: Phi(x), Phi(-x)
+// and phi(x)/Phi(x), relative wherever the reference is a normal number. Uncompensated, so its goal
+// is a few ulp rather than normal_tails' <= 2.6 (the training loops need ~1e-10 at most).
+void normal_tails_fast_sweeps() {
+  namespace pd = pm::detail;
+  PBP_SWEEP(
+      double, "half_exp_nonpositive (its exp / 2)", 2.0,
+      [](double x) { return pd::half_exp_nonpositive(x, 0.0); }, [](Q x) { return expq(x) / 2; },
+      [](Rng& g) { return g.uniform(-745, 0); });
+  PBP_SWEEP(
+      double, "normal_tails_fast: Phi(x)", 16.0,
+      [](double x) { return pd::normal_tails_fast(x).cdf; }, ref_cdf,
+      [](Rng& g) { return g.uniform(-37.4, 37.4); });
+  PBP_SWEEP(
+      double, "normal_tails_fast: Phi(-x)", 16.0,
+      [](double x) { return pd::normal_tails_fast(x).cdf_minus; }, [](Q x) { return ref_cdf(-x); },
+      [](Rng& g) { return g.uniform(-37.4, 37.4); });
+  PBP_SWEEP(
+      double, "normal_tails_fast: phi/Phi", 16.0,
+      [](double x) { return pd::normal_tails_fast(x).pdf_over_cdf; }, ref_ratio,
+      [](Rng& g) { return g.uniform(-40, 37); });
+  PBP_SWEEP(
+      double, "normal_tails_fast: phi/Phi (-1e6 < x < -1)", 16.0,
+      [](double x) { return pd::normal_tails_fast(x).pdf_over_cdf; }, ref_ratio,
+      [](Rng& g) { return -g.log_uniform(1, 1e6); });
+}
+
 template <typename T>
 void quantile_sweeps() {
   const bool f = sizeof(T) == 4;
@@ -245,6 +272,9 @@ TEST(MathAccuracy, NormalFloat) {
 }
 TEST(MathAccuracy, NormalDouble) {
   normal_sweeps<double>();
+}
+TEST(MathAccuracy, NormalTailsFastDouble) {
+  normal_tails_fast_sweeps();
 }
 TEST(MathAccuracy, QuantileFloat) {
   quantile_sweeps<float>();

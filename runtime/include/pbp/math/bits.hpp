@@ -103,6 +103,17 @@ inline double two_product_error(double a, double b, double p) {
 #endif
 }
 
+// a * b + c, fused where the target has a fused multiply-add (one rounding: the bits then differ
+// from a build without). Only for the trainer's double code (estrin, the InputMajor sums, the
+// weight updates): the runtime's functions must give the same bits everywhere.
+inline double multiply_add(double a, double b, double c) {
+#ifdef __FP_FAST_FMA
+  return __builtin_fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 template <typename T>
 inline T abs(T x) {
   return from_bits<T>(to_bits(x) & Traits<T>::kAbsMask);

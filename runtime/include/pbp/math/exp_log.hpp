@@ -18,6 +18,30 @@ inline T horner(T x, const T (&c)[N]) {
   return p;
 }
 
+// Estrin's scheme for the same sum (the trainer's double kernels): the low and high halves at a
+// power-of-two split are independent, so the dependency chain is ~log2(N) multiply-adds deep
+// instead of N - 1 (a vectorised loop of these is then bound by throughput rather than by the
+// chain's latency). powers[k] = x^(2^k).
+template <int Lo, int Count, int N>
+inline double estrin_range(const double (&c)[N], const double* powers) {
+  if constexpr (Count == 1) {
+    return c[Lo];
+  } else {
+    constexpr int kLevel = Count > 16 ? 4 : Count > 8 ? 3 : Count > 4 ? 2 : Count > 2 ? 1 : 0;
+    constexpr int kHalf = 1 << kLevel;  // the largest power of two below Count
+    return multiply_add(estrin_range<Lo + kHalf, Count - kHalf>(c, powers), powers[kLevel],
+                        estrin_range<Lo, kHalf>(c, powers));
+  }
+}
+
+template <int N>
+inline double estrin(double x, const double (&c)[N]) {
+  static_assert(N <= 32, "powers up to x^16");
+  double powers[5] = {x, 0.0, 0.0, 0.0, 0.0};
+  for (int k = 1; k < 5 && (1 << k) < N; ++k) powers[k] = powers[k - 1] * powers[k - 1];
+  return estrin_range<0, N>(c, powers);
+}
+
 template <typename T>
 struct ExpConstants;
 

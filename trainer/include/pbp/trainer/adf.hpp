@@ -11,17 +11,28 @@
 
 namespace pbp::trainer {
 
-// The training loops' working copy of one layer (pbp::PaddedRows): rows of `stride` weights, a
-// multiple of kAdfLanes >= inputs + 1, the bias at index `inputs`, then pad weights (mean 0,
-// variance 1) that meet only zero inputs, so their updates are exact no-ops. The loops over a
-// row then run whole vectors, the bias included, with no remainder.
+// The training loops' working copy of one layer. The first layer is input-major
+// (pbp::InputMajor): the weights of input k at [k * stride + j], stride = outputs rounded up to
+// kAdfLanes, the bias as input k = inputs; the others are padded rows (pbp::PaddedRows): rows of
+// `stride` weights, a multiple of kAdfLanes >= inputs + 1, the bias at index `inputs`. Pad
+// weights (mean 0, variance 1) meet only zero inputs or zero gradients, so their updates are
+// exact no-ops, and the loops run whole vectors, the bias included, with no remainder.
 inline constexpr uint32_t kAdfLanes = 4;
+
+inline uint32_t round_up_to_lanes(uint32_t n) {
+  return (n + kAdfLanes - 1) / kAdfLanes * kAdfLanes;
+}
 
 struct PaddedLayer {
   uint32_t inputs = 0;
   uint32_t outputs = 0;
+  bool input_major = false;
   uint32_t stride = 0;
-  std::vector<double> mean, variance;  // outputs * stride
+  std::vector<double> mean, variance;
+  // Position of the weight from input k (k = inputs: the bias) to output j.
+  size_t index(uint32_t j, uint32_t k) const {
+    return input_major ? size_t{k} * stride + j : size_t{j} * stride + k;
+  }
 };
 
 // Scratch buffers for one network, allocated once and reused for every update (no allocation
@@ -36,17 +47,25 @@ struct AdfWorkspace {
   std::vector<PaddedLayer> weights;
   // Per layer l, padded to its stride: the moments of its input z (layer 0: the standardised x,
   // variance 0), their second moments m^2 + v, with the bias unit (1, 0, 1) at index inputs and
-  // zeros after it. Per layer, unpadded: the pre-activation moments, and d log Z / d them.
+  // zeros after it. Per layer, padded to the next layer's input stride (pads: zero gradients):
+  // the pre-activation moments, and d log Z / d them.
   std::vector<std::vector<double>> z_mean, z_var, z_second;
   std::vector<std::vector<double>> a_mean, a_var;
   std::vector<std::vector<double>> grad_a_mean, grad_a_var;
-  // Hidden layers only: each unit's standardised mean alpha and the Jacobian of its ReLU
-  // moments, stored as separate arrays so the loops over units vectorise.
+  // Hidden layers only, padded like a_mean: each unit's standardised mean alpha and the Jacobian
+  // of its ReLU moments, stored as separate arrays so the loops over units vectorise.
   std::vector<std::vector<double>> relu_alpha;
   std::vector<std::vector<double>> jac_mean_by_mean, jac_mean_by_var, jac_var_by_mean,
       jac_var_by_var;
-  // Reverse-mode accumulators for d log Z / d input moments of one layer (widest stride).
+  // relu_standardise's results for one layer's units, between the two ReLU loops.
+  std::vector<double> relu_sd, relu_cdf, relu_cdf_minus, relu_ratio;
+  // Reverse-mode accumulators for d log Z / d input moments of one layer (widest stride); the
+  // first layer's d log Z / d a scaled by its LayerScale (a_j, b_j) and a_j^2 - 2 b_j.
   std::vector<double> acc_mean_by_mean, acc_mean_by_var, acc_var;
+  std::vector<double> first_grad_mean, first_grad_var, first_curvature;
+  // The first layer's moments before a pass of its backward pass updated them (two inputs').
+  std::vector<double> first_saved_mean, first_saved_var;
+  size_t padded_weight_count = 0;  // weights in `weights`, pads included
 };
 
 struct OutputMoments {

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <optional>
 
+#include "pbp/math/bits.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::trainer {
@@ -15,9 +16,22 @@ struct GaussianMoments {
   double variance;
 };
 
+// Eq. 7's curvature term (d log Z / dm)^2 - 2 d log Z / dv: the new variance is v - v^2 times it.
+inline double update_curvature(double dlogz_dm, double dlogz_dv) {
+  return dlogz_dm * dlogz_dm - 2.0 * dlogz_dv;
+}
+
+// Eqs. 6-7 given d log Z / dm and the curvature term (for callers that get it more cheaply).
+// Fused multiply-adds where the target has them: the update loops' main cost.
+inline GaussianMoments gaussian_update_with_curvature(double m, double v, double dlogz_dm,
+                                                      double curvature) {
+  return {math::detail::multiply_add(v, dlogz_dm, m),
+          math::detail::multiply_add(-(v * v), curvature, v)};
+}
+
 // Eqs. 6-7: the Gaussian q(w) = N(m, v) matched to q(w) f(w) / Z, given d log Z / dm and dv.
 inline GaussianMoments gaussian_update(double m, double v, double dlogz_dm, double dlogz_dv) {
-  return {m + v * dlogz_dm, v - v * v * (dlogz_dm * dlogz_dm - 2.0 * dlogz_dv)};
+  return gaussian_update_with_curvature(m, v, dlogz_dm, update_curvature(dlogz_dm, dlogz_dv));
 }
 
 // An update is applied only if it leaves a usable variance: positive (> 1e-100, as the reference)
@@ -30,11 +44,13 @@ inline bool usable_update(const GaussianMoments& g) {
 
 // Eqs. 9-10: the Gamma on a precision matched in its first two moments, where Z1 and Z2 are Z
 // with the shape a increased by one and two. Empty if the result is not a proper Gamma.
+// With the ratios Z1/Z and Z2/Z1 (Z2 Z / Z1^2 is their quotient: two exps, not three).
 inline std::optional<Gamma> gamma_update(const Gamma& g, double log_z, double log_z1,
                                          double log_z2) {
-  const double a = 1.0 / (std::exp(log_z2 - 2.0 * log_z1 + log_z) * (g.a + 1.0) / g.a - 1.0);
-  const double b =
-      1.0 / (std::exp(log_z2 - log_z1) * (g.a + 1.0) / g.b - std::exp(log_z1 - log_z) * g.a / g.b);
+  const double z1_over_z = std::exp(log_z1 - log_z);
+  const double z2_over_z1 = std::exp(log_z2 - log_z1);
+  const double a = 1.0 / (z2_over_z1 / z1_over_z * (g.a + 1.0) / g.a - 1.0);
+  const double b = 1.0 / (z2_over_z1 * (g.a + 1.0) / g.b - z1_over_z * g.a / g.b);
   if (!(a > 0.0 && b > 0.0 && std::isfinite(a) && std::isfinite(b))) return std::nullopt;
   return Gamma{a, b};
 }
