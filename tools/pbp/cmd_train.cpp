@@ -17,7 +17,7 @@ namespace {
 
 const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
-    "                 [--algorithm pbp|ebp] [--softmax bound|sampled] [--samples S]\n"
+    "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
     "                 [--hidden 50[,50...]] [--epochs 40] [--seed N]\n"
     "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
     "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"

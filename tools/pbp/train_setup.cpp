@@ -26,20 +26,24 @@ void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train)
   if ((softmax || options.has("samples")) && train.task != trainer::Task::multiclass) {
     throw UsageError("--softmax and --samples go with --task multiclass");
   }
-  if (softmax && *softmax != "bound" && *softmax != "sampled") {
-    throw UsageError("--softmax expects bound or sampled, got '" + *softmax + "'");
+  if (softmax && *softmax != "mean-field" && *softmax != "bound" && *softmax != "sampled") {
+    throw UsageError("--softmax expects mean-field, bound or sampled, got '" + *softmax + "'");
   }
   if (options.has("samples")) {
-    if (softmax && *softmax == "bound") throw UsageError("--samples goes with --softmax sampled");
+    if (softmax && *softmax != "sampled") throw UsageError("--samples goes with --softmax sampled");
     const uint64_t samples = options.unsigned_integer("samples", train.samples);
     if (samples == 0 || samples > kMaxSamples) {
       throw UsageError("--samples must be between 1 and " + std::to_string(kMaxSamples));
     }
     train.samples = static_cast<uint32_t>(samples);
   }
-  const bool sampled = (softmax && *softmax == "sampled") || (!softmax && options.has("samples"));
-  train.softmax =
-      sampled ? trainer::SoftmaxApproximation::sampled : trainer::SoftmaxApproximation::log_bound;
+  if (options.has("samples") || (softmax && *softmax == "sampled")) {
+    train.softmax = trainer::SoftmaxApproximation::sampled;
+  } else if (softmax && *softmax == "bound") {
+    train.softmax = trainer::SoftmaxApproximation::log_bound;
+  } else {
+    train.softmax = trainer::SoftmaxApproximation::mean_field;
+  }
 }
 
 trainer::Dataset load_idx(const ParsedOptions& options, const trainer::TrainOptions& train) {
@@ -83,11 +87,12 @@ const char* const kTrainingOptionsHelp =
     "  --algorithm A        pbp (default) or ebp (expectation backpropagation: variances and\n"
     "                       prior fixed)\n"
     "  --prior P            learned (EP refinement of the prior precision) or fixed (kept at\n"
-    "                       its prior mean); default: learned, fixed for binary, where\n"
-    "                       learning it lets the weights grow without bound; or ard: learned,\n"
-    "                       with one prior precision per input on its first-layer weights\n"
-    "                       (pbp inspect shows each input's relevance)\n"
-    "  --softmax S          multiclass: bound (the log bound, default) or sampled\n"
+    "                       its prior mean); default: learned for regression and count,\n"
+    "                       fixed for binary and multiclass, where learning it is unstable;\n"
+    "                       or ard: learned, with one prior precision per input on its\n"
+    "                       first-layer weights (pbp inspect shows each input's relevance)\n"
+    "  --softmax S          multiclass: mean-field (default; the approximation of E[softmax]\n"
+    "                       that predictions use), bound (the paper's log bound) or sampled\n"
     "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
     "                       implies --softmax sampled)\n"
     "  --hidden W[,W...]    widths of the ReLU hidden layers (default: 50)\n"
@@ -162,11 +167,14 @@ std::string task_summary(const trainer::TrainOptions& train) {
       return "";
     case trainer::Task::binary:
       return "binary, probit likelihood";
-    case trainer::Task::multiclass:
-      return "multiclass, " + std::to_string(train.classes) + " classes, softmax " +
-             (train.softmax == trainer::SoftmaxApproximation::sampled
-                  ? "sampled (" + std::to_string(train.samples) + " draws)"
-                  : std::string("log bound"));
+    case trainer::Task::multiclass: {
+      const std::string softmax =
+          train.softmax == trainer::SoftmaxApproximation::sampled
+              ? "sampled (" + std::to_string(train.samples) + " draws)"
+              : (train.softmax == trainer::SoftmaxApproximation::log_bound ? "log bound"
+                                                                           : "mean-field");
+      return "multiclass, " + std::to_string(train.classes) + " classes, softmax " + softmax;
+    }
     case trainer::Task::count:
       return "count, Poisson likelihood";
   }

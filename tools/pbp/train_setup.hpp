@@ -28,7 +28,7 @@ trainer::Dataset load_training_data(const ParsedOptions& options, trainer::Train
 std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden, size_t outputs = 1);
 // The network outputs `train` gives: classes for multiclass, else 1.
 size_t output_count(const trainer::TrainOptions& train);
-// "multiclass, 10 classes, softmax log bound" and the like; empty for regression.
+// "multiclass, 10 classes, softmax mean-field" and the like; empty for regression.
 std::string task_summary(const trainer::TrainOptions& train);
 // The noise standard deviation sqrt(b / (a - 1)) in original target units.
 double noise_std(const trainer::Model& model);

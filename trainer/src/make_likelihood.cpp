@@ -15,10 +15,15 @@ std::unique_ptr<Likelihood> make_likelihood(const TrainOptions& options, uint32_
     case Task::binary:
       return std::make_unique<ProbitLikelihood>();
     case Task::multiclass:
-      if (options.softmax == SoftmaxApproximation::sampled) {
-        return std::make_unique<SoftmaxSampledLikelihood>(classes, options.samples, seed);
+      switch (options.softmax) {
+        case SoftmaxApproximation::sampled:
+          return std::make_unique<SoftmaxSampledLikelihood>(classes, options.samples, seed);
+        case SoftmaxApproximation::log_bound:
+          return std::make_unique<SoftmaxLogBoundLikelihood>(classes);
+        case SoftmaxApproximation::mean_field:
+          return std::make_unique<SoftmaxMeanFieldLikelihood>(classes);
       }
-      return std::make_unique<SoftmaxLogBoundLikelihood>(classes);
+      throw std::invalid_argument("make_likelihood: unknown softmax approximation");
     case Task::count:
       return std::make_unique<NegativeBinomialLikelihood>();
   }

@@ -25,10 +25,17 @@ PriorGroups input_prior_groups(const std::vector<Layer>& layers) {
   return groups;
 }
 
-PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma& prior) {
+PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma& prior,
+                                   FactorStart start) {
   PriorFactors factors(layers.size());
-  const PriorFactor initial{0.0, (prior.a - 1.0) / prior.b, 0.0, 0.0};
-  for (size_t l = 0; l < layers.size(); ++l) factors[l].assign(layers[l].mean.size(), initial);
+  const double precision = (prior.a - 1.0) / prior.b;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    factors[l].assign(layers[l].mean.size(), PriorFactor{0.0, precision, 0.0, 0.0});
+    if (start == FactorStart::zero_mean) continue;
+    for (size_t i = 0; i < layers[l].mean.size(); ++i) {
+      factors[l][i].mean_times_precision = layers[l].mean[i] * precision;
+    }
+  }
   return factors;
 }
 

@@ -39,9 +39,11 @@ Standardisation fit_standardisation(const Dataset& data) {
   return s;
 }
 
-// Weight means eps / sqrt(n_in + 1) with eps ~ N(0, 1); variances b/(a-1) of the prior Gamma.
+// Weight means eps / sqrt(n_in + 1) (paper) or eps (unit) with eps ~ N(0, 1); variances b/(a-1)
+// of the prior Gamma.
 std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& hidden,
-                                  uint32_t outputs, const Gamma& prior, Random& random) {
+                                  uint32_t outputs, const Gamma& prior, Random& random,
+                                  bool unit_means) {
   std::vector<uint32_t> widths{inputs};
   widths.insert(widths.end(), hidden.begin(), hidden.end());
   widths.push_back(outputs);
@@ -52,7 +54,8 @@ std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& 
     layer.outputs = widths[l + 1];
     layer.relu = l + 2 < widths.size();
     const size_t count = size_t{layer.outputs} * layer.row_length();
-    const double scale = 1.0 / std::sqrt(static_cast<double>(layer.inputs) + 1.0);
+    const double scale =
+        unit_means ? 1.0 : 1.0 / std::sqrt(static_cast<double>(layer.inputs) + 1.0);
     layer.mean.resize(count);
     for (double& m : layer.mean) m = random.normal() * scale;
     layer.variance.assign(count, prior.variance_estimate());
@@ -126,9 +129,15 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   }
 
   Random random(options.seed);
+  const bool unit_means =
+      options.initial_means == InitialMeans::unit ||
+      (options.initial_means == InitialMeans::automatic && options.task == Task::multiclass);
   model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
-                                model.prior, random);
-  PriorFactors factors = initial_prior_factors(model.layers, model.prior);
+                                model.prior, random, unit_means);
+  // Unit-scale means are no slight perturbation: the factors start at them, or the first EP
+  // sweep would read the random start as data (see initial_prior_factors).
+  PriorFactors factors = initial_prior_factors(
+      model.layers, model.prior, unit_means ? FactorStart::initial_means : FactorStart::zero_mean);
   const bool ard = options.prior == PriorMode::ard;
   const PriorGroups groups =
       ard ? input_prior_groups(model.layers) : shared_prior_groups(model.layers);
@@ -141,7 +150,8 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   const bool ebp = options.algorithm == Algorithm::ebp;
   const bool learn_prior =
       !ebp && (options.prior == PriorMode::learned || ard ||
-               (options.prior == PriorMode::automatic && options.task != Task::binary));
+               (options.prior == PriorMode::automatic &&
+                (options.task == Task::regression || options.task == Task::count)));
   const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});

@@ -47,6 +47,13 @@ inline constexpr T kProbitScale = T(0.39269908169872415481);  // pi / 8
 template <class T>
 inline constexpr T kMaxExponent = T(80);
 
+// The probit scale sqrt(1 + pi/8 (psi_c + psi_k)) that divides nu_c - nu_k above. The trainer's
+// mean-field softmax likelihood divides by the same scale.
+template <class T>
+inline T pairwise_scale(T psi_c, T psi_k) {
+  return math::sqrt(T(1) + kProbitScale<T> * (psi_c + psi_k));
+}
+
 // p[0 .. count) = the approximation above; count >= 1, p must not alias nu or psi. The result
 // sums to 1 up to rounding, every p_c in [0, 1].
 template <class T>
@@ -54,7 +61,7 @@ inline void softmax_probabilities(const T* nu, const T* psi, uint32_t count, T* 
   for (uint32_t c = 0; c < count; ++c) p[c] = T(1);
   for (uint32_t c = 0; c < count; ++c) {
     for (uint32_t k = c + 1; k < count; ++k) {
-      const T scale = math::sqrt(T(1) + kProbitScale<T> * (psi[c] + psi[k]));
+      const T scale = pairwise_scale(psi[c], psi[k]);
       T e = (nu[k] - nu[c]) / scale;   // exponent of class k's term in q_c; -e in q_k
       e = math::is_nan(e) ? T(0) : e;  // inf / inf: both differences and scales overflowed
       e = e > kMaxExponent<T> ? kMaxExponent<T> : (e < -kMaxExponent<T> ? -kMaxExponent<T> : e);

@@ -31,8 +31,11 @@ TEST_F(TaskErrors, OptionsMustFitTheTask) {
   usage({"--task", "multiclass", "--classes", "1"}, "--classes must be between 2 and 64");
   usage({"--task", "binary", "--samples", "5"},
         "--softmax and --samples go with --task multiclass");
-  usage({"--task", "multiclass", "--softmax", "exact"}, "--softmax expects bound or sampled");
+  usage({"--task", "multiclass", "--softmax", "exact"},
+        "--softmax expects mean-field, bound or sampled");
   usage({"--task", "multiclass", "--softmax", "bound", "--samples", "5"},
+        "--samples goes with --softmax sampled");
+  usage({"--task", "multiclass", "--softmax", "mean-field", "--samples", "5"},
         "--samples goes with --softmax sampled");
   usage({"--task", "multiclass", "--samples", "0"}, "--samples must be between 1 and 100000");
   usage({"--algorithm", "sgd"}, "--algorithm expects pbp or ebp");

@@ -61,9 +61,13 @@ TEST(MakeLikelihood, BuildsTheTasksLikelihood) {
       dynamic_cast<NegativeBinomialLikelihood*>(make_likelihood(options, 0, nullptr, 1).get()),
       nullptr);
   options.task = Task::multiclass;
-  auto bound = make_likelihood(options, 4, nullptr, 1);
+  auto mean_field = make_likelihood(options, 4, nullptr, 1);  // the default
+  EXPECT_NE(dynamic_cast<SoftmaxMeanFieldLikelihood*>(mean_field.get()), nullptr);
+  EXPECT_EQ(mean_field->outputs(), 4u);
+  options.softmax = SoftmaxApproximation::log_bound;
+  auto bound = make_likelihood(options, 3, nullptr, 1);
   EXPECT_NE(dynamic_cast<SoftmaxLogBoundLikelihood*>(bound.get()), nullptr);
-  EXPECT_EQ(bound->outputs(), 4u);
+  EXPECT_EQ(bound->outputs(), 3u);
   options.softmax = SoftmaxApproximation::sampled;
   options.samples = 12;
   auto sampled = make_likelihood(options, 5, nullptr, 1);

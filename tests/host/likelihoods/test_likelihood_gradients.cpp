@@ -61,6 +61,18 @@ TEST(LikelihoodGradients, SoftmaxLogBound) {
   EXPECT_LE(summary.worst_relative, kTolerance);
 }
 
+TEST(LikelihoodGradients, SoftmaxMeanField) {
+  SoftmaxMeanFieldLikelihood likelihood(3);  // smooth through v = 0 (1 + pi/8 v stays > 0)
+  GradientSummary summary;
+  for (const auto& m : kClassMeans) {
+    for (const auto& v : kClassVars) {
+      for (double y : {0.0, 1.0, 2.0}) check_gradients(likelihood, m, v, y, {0.05, true}, summary);
+    }
+  }
+  print_summary("softmax mean-field", summary);
+  EXPECT_LE(summary.worst_relative, kTolerance);
+}
+
 TEST(LikelihoodGradients, SoftmaxSampledWithFixedSamples) {
   constexpr uint32_t kSamples = 16;
   SoftmaxSampledLikelihood likelihood(3, kSamples, 7);

@@ -1,11 +1,13 @@
-// The two softmax approximations against log Z = log E[softmax_y(z)], z ~ N(m, diag v),
+// The three softmax approximations against log Z = log E[softmax_y(z)], z ~ N(m, diag v),
 // integrated on a fine grid in long double.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "likelihoods/likelihoods.hpp"
+#include "pbp/outputs.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -94,6 +96,65 @@ TEST(Softmax, LogBoundIsStableForLargeMeans) {
     EXPECT_TRUE(std::isfinite(value));
     for (int c = 0; c < 3; ++c) EXPECT_TRUE(std::isfinite(d_mean[c]) && std::isfinite(d_var[c]));
   }
+}
+
+// The mean-field value is an approximation (outputs.hpp: mean error of the probabilities below
+// 0.02). Where the label's mean lies well below the largest, more spread in the label's output
+// raises E[softmax_y]: the true d log Z / d v_y is positive, and so is the mean-field one, while
+// the log bound's is negative on every output of every point.
+TEST(Softmax, MeanFieldFollowsTheTruthAndItsVarianceGradient) {
+  int misclassified = 0;
+  for (const Case& c : kCases) {
+    const uint32_t classes = static_cast<uint32_t>(c.mean.size());
+    SoftmaxMeanFieldLikelihood mean_field(classes);
+    SoftmaxLogBoundLikelihood bound(classes);
+    const double largest = *std::max_element(c.mean.begin(), c.mean.end());
+    for (uint32_t y = 0; y < classes; ++y) {
+      std::vector<double> d_mean(classes), d_var(classes), b_mean(classes), b_var(classes);
+      const double value =
+          mean_field.log_z(c.mean.data(), c.var.data(), y, d_mean.data(), d_var.data());
+      bound.log_z(c.mean.data(), c.var.data(), y, b_mean.data(), b_var.data());
+      const Exact truth = exact_softmax(c.mean, c.var, y);
+      EXPECT_NEAR(std::exp(value), std::exp(truth.log_z), 0.03) << "class " << y;
+      for (uint32_t d = 0; d < classes; ++d) EXPECT_LT(b_var[d], 0.0);
+      if (largest - c.mean[y] < 1.0) continue;
+      ++misclassified;
+      EXPECT_GT(truth.d_var[y], 0.0) << "case m0 " << c.mean[0] << " class " << y;
+      EXPECT_GT(d_var[y], 0.0) << "case m0 " << c.mean[0] << " class " << y;
+    }
+  }
+  EXPECT_GE(misclassified, 4);
+}
+
+// Two classes: exp(log Z) is the runtime's predicted probability of the label, bit for bit in
+// double (the same pairwise scale; the normalisation is exact for two classes).
+TEST(Softmax, MeanFieldIsThePredictedProbabilityForTwoClasses) {
+  SoftmaxMeanFieldLikelihood mean_field(2);
+  for (const Case& c : kCases) {
+    if (c.mean.size() != 2) continue;
+    double p[2];
+    outputs::softmax_probabilities(c.mean.data(), c.var.data(), 2, p);
+    for (uint32_t y = 0; y < 2; ++y) {
+      double d_mean[2], d_var[2];
+      EXPECT_NEAR(std::exp(mean_field.log_z(c.mean.data(), c.var.data(), y, d_mean, d_var)), p[y],
+                  1e-15);
+    }
+  }
+}
+
+TEST(Softmax, MeanFieldIsStableForLargeMeans) {
+  SoftmaxMeanFieldLikelihood mean_field(3);
+  const double mean[3] = {800.0, -800.0, 0.0}, var[3] = {1e3, 1.0, 0.0};
+  double d_mean[3], d_var[3];
+  for (double y : {0.0, 1.0, 2.0}) {
+    const double value = mean_field.log_z(mean, var, y, d_mean, d_var);
+    EXPECT_TRUE(std::isfinite(value));
+    EXPECT_LE(value, 0.0);
+    for (int c = 0; c < 3; ++c) EXPECT_TRUE(std::isfinite(d_mean[c]) && std::isfinite(d_var[c]));
+  }
+  // A label far below the rest is not clamped away: its gradient still pulls it up.
+  mean_field.log_z(mean, var, 1.0, d_mean, d_var);
+  EXPECT_GT(d_mean[1], 0.5);
 }
 
 TEST(Softmax, SampledEstimateConvergesToTheTruth) {

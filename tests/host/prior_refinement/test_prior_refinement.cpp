@@ -115,9 +115,9 @@ TEST(UpdateGuard, RefusesEveryUnusableUpdate) {
 namespace pbp::trainer {
 namespace {
 
-// Binary tasks keep the prior precision at its prior unless asked (see PriorMode); regression,
-// multiclass and counts learn it.
-TEST(PriorMode, BinaryKeepsThePriorUnlessAskedToLearnIt) {
+// Binary and multiclass tasks keep the prior precision at its prior unless asked (see
+// PriorMode); regression and counts learn it.
+TEST(PriorMode, ClassifiersKeepThePriorUnlessAskedToLearnIt) {
   const Dataset data = synthetic(
       21, 120, 3, [](double v, size_t k) { return v * (k + 1.0); }, 0.0,
       [](double t) { return t > 0 ? 1.0 : 0.0; });
@@ -131,10 +131,49 @@ TEST(PriorMode, BinaryKeepsThePriorUnlessAskedToLearnIt) {
   options.prior = PriorMode::learned;
   const Model learned = train(data, options);
   EXPECT_NE(learned.prior.a, Gamma{}.a);
+  options.task = Task::multiclass;
+  options.prior = PriorMode::automatic;
+  TrainReport report;
+  const Model classes = train(data, options, &report);
+  EXPECT_EQ(classes.prior.a, Gamma{}.a);
+  EXPECT_EQ(report.prior_factor_updates, 0u);
+  options.prior = PriorMode::learned;
+  EXPECT_NE(train(data, options).prior.a, Gamma{}.a);
   options.task = Task::count;
   options.prior = PriorMode::automatic;
   const Model counts = train(data, options);
   EXPECT_NE(counts.prior.a, Gamma{}.a);
+}
+
+// A weight that started at m0 with the prior's variance v0 and then absorbed a likelihood message
+// N(mu, s): with factors started at the initial means, the cavity q / factor is that message
+// exactly, so the refinement matches it with the prior as if the start had been 0. With the
+// reference's zero-mean factors the cavity also holds m0, amplified by v0 / (v0 - v).
+TEST(PriorRefinement, FactorsStartedAtTheMeansLeaveOnlyTheDataInTheCavity) {
+  const Gamma prior{6.0, 6.0};
+  Layer layer;
+  layer.inputs = 1;
+  layer.outputs = 1;
+  layer.mean = {0.9, -1.3};
+  layer.variance.assign(2, prior.variance_estimate());
+  const double v0 = prior.variance_estimate(), mu = 0.4, s = 30.0;
+  for (const FactorStart start : {FactorStart::initial_means, FactorStart::zero_mean}) {
+    PriorFactors factors = initial_prior_factors({layer}, prior, start);
+    for (size_t i = 0; i < 2; ++i) {
+      const double m0 = layer.mean[i];
+      EXPECT_EQ(factors[0][i].precision, 1.0 / v0);
+      double variance = 1.0 / (1.0 / v0 + 1.0 / s);
+      double mean = variance * (m0 / v0 + mu / s);
+      const double cavity_mean = start == FactorStart::initial_means ? mu : mean * s / variance;
+      const Expected e = independent_update(cavity_mean, s, prior.a, prior.b);
+      Gamma shared = prior;
+      ASSERT_TRUE(refine_prior_factor(mean, variance, shared, factors[0][i]));
+      // independent_update differentiates numerically: good to about 1e-6 here.
+      EXPECT_NEAR(mean, e.mean, 1e-6 * (1 + std::abs(e.mean)));
+      EXPECT_NEAR(variance, e.variance, 1e-5 * e.variance);
+      EXPECT_NEAR(shared.b, e.b, 1e-6 * e.b);
+    }
+  }
 }
 
 }  // namespace

@@ -123,7 +123,8 @@ TEST(SyntheticTasks, BinaryRecoversTheTeacher) {
 
 TEST(SyntheticTasks, MulticlassRecoversTheTeacher) {
   for (SoftmaxApproximation softmax :
-       {SoftmaxApproximation::log_bound, SoftmaxApproximation::sampled}) {
+       {SoftmaxApproximation::mean_field, SoftmaxApproximation::log_bound,
+        SoftmaxApproximation::sampled}) {
     Random random(32);
     const Teacher teacher(4, random);
     TrainOptions options;
@@ -135,7 +136,9 @@ TEST(SyntheticTasks, MulticlassRecoversTheTeacher) {
     const ClassScores s =
         score_classes(model, teacher, sample(teacher, Task::multiclass, 2000, random));
     std::printf("multiclass (%s): accuracy %.3f, teacher %.3f, max |p_runtime - p_trainer| %.2g\n",
-                softmax == SoftmaxApproximation::sampled ? "sampled" : "log bound",
+                softmax == SoftmaxApproximation::sampled     ? "sampled"
+                : softmax == SoftmaxApproximation::log_bound ? "log bound"
+                                                             : "mean-field",
                 s.model_accuracy, s.teacher_accuracy, s.max_probability_gap);
     EXPECT_GT(s.model_accuracy, s.teacher_accuracy - 0.05);
     EXPECT_LE(s.max_probability_gap, 1e-5);

@@ -51,6 +51,25 @@ class SoftmaxLogBoundLikelihood final : public Likelihood {
   std::vector<double> shifted_;  // m + v/2
 };
 
+// Multiclass, the mean-field approximation of E[softmax_y(z)] that the predictions use
+// (runtime/include/pbp/outputs.hpp, Lu, Ie & Sha 2020): log Z = log q_y,
+// q_y = 1 / (1 + sum_{k != y} exp(-(m_y - m_k) / sqrt(1 + pi/8 (v_y + v_k)))). Deterministic;
+// unlike the log bound its d/dv changes sign (positive where the label is not the most likely
+// class), so it does not shrink every output variance on every point. Labels are clamped like
+// the log bound's.
+class SoftmaxMeanFieldLikelihood final : public Likelihood {
+ public:
+  explicit SoftmaxMeanFieldLikelihood(uint32_t classes);
+  uint32_t outputs() const override { return classes_; }
+  double log_z(const double* mean, const double* var, double target, double* d_mean,
+               double* d_var) override;
+
+ private:
+  uint32_t classes_;
+  std::vector<double> exponent_;  // (m_k - m_y) / s_k, 0 for the label
+  std::vector<double> scale_;     // s_k
+};
+
 // Multiclass, reparameterised Monte Carlo (eqs. 16-18): z_s = m + sqrt(v) eps_s,
 // Z ~ mean_s softmax_y(z_s), gradients of that estimate by the chain rule. Fresh eps on every
 // call from a Random seeded with `seed`, unless fix_samples pinned them.
