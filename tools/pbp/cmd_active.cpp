@@ -1,5 +1,6 @@
 // `pbp active`: active learning as in the PBP paper's section 5.4 - does picking the pool point
 // of highest predictive variance beat picking at random?
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -228,6 +229,9 @@ int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const ActivePlan plan = active_plan(options, train_options);
   const size_t jobs = jobs_option(options);
+  // Repeats run in parallel already use the cores: one thread per update then.
+  if (!options.has("threads") && std::min<size_t>(jobs, plan.repeats) > 1)
+    train_options.threads = 1;
   ParsedOptions data_options = options;  // the loader reads --data
   data_options.values_["data"] = options.required_text("pool");
   const trainer::Dataset data = load_training_data(data_options, train_options);

@@ -1,5 +1,6 @@
 // `pbp crossval`: the paper's protocol - train on each split's training rows, test on the rest,
 // report per-split figures and mean +- standard error.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -212,6 +213,8 @@ int run(const ParsedOptions& options) {
     }
   }
 
+  // Splits trained in parallel already use the cores: one thread per update then.
+  if (!options.has("threads") && std::min(jobs, splits.size()) > 1) train_options.threads = 1;
   const std::vector<SplitResult> results = run_splits(data, splits, train_options, jobs);
   const std::vector<Column>& columns = columns_for(train_options.task);
   if (options.has("json")) {

@@ -1,6 +1,8 @@
 #include "train_setup.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "pbp/trainer/csv.hpp"
 #include "pbp/trainer/idx.hpp"
@@ -74,7 +76,7 @@ trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOpti
 
 std::vector<OptionSpec> training_option_specs() {
   return {{"labels"},  {"target"},  {"task"},   {"classes"}, {"algorithm"}, {"prior"},
-          {"softmax"}, {"samples"}, {"hidden"}, {"epochs"},  {"seed"}};
+          {"softmax"}, {"samples"}, {"hidden"}, {"epochs"},  {"seed"},      {"threads"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -97,7 +99,10 @@ const char* const kTrainingOptionsHelp =
     "                       implies --softmax sampled)\n"
     "  --hidden W[,W...]    widths of the ReLU hidden layers (default: 50)\n"
     "  --epochs N           passes over the training data (default: 40)\n"
-    "  --seed N             random seed; equal seeds give identical models (default: 1)\n";
+    "  --seed N             random seed; equal seeds give identical models (default: 1)\n"
+    "  --threads N          1 or 2 threads per training update: wide layers (16 384 weights\n"
+    "                       or more) are split in two; the model is the same either way\n"
+    "                       (default: 2 if the machine has 2 hardware threads)\n";
 
 trainer::TrainOptions training_options(const ParsedOptions& options) {
   trainer::TrainOptions train;
@@ -135,6 +140,10 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
     }
   }
   softmax_options(options, train);
+  const uint64_t threads = options.unsigned_integer(
+      "threads", std::min(2u, std::max(1u, std::thread::hardware_concurrency())));
+  if (threads < 1 || threads > 2) throw UsageError("--threads must be 1 or 2");
+  train.threads = static_cast<uint32_t>(threads);
   return train;
 }
 

@@ -9,93 +9,6 @@ namespace pbp::trainer {
 
 namespace {
 
-// ReLU moments of layer l's units and the Jacobian the backward pass needs, in two vectorised
-// loops over whole vectors (relu_standardise, then relu_moments_from with the ratio branch's
-// gamma and Jacobian: two dependency chains half as long as one), then the rare units in the
-// series branch (alpha < -30) recomputed one by one. The lanes past `units` then restore the
-// next layer's bias unit and pads.
-// Flattened: everything the loops call must be inlined for them to vectorise.
-[[gnu::flatten]] void relu_forward(uint32_t units, AdfWorkspace& ws, size_t l) {
-  const uint32_t padded = round_up_to_lanes(units);
-  const double* am = ws.a_mean[l].data();
-  const double* av = ws.a_var[l].data();
-  double* zm = ws.z_mean[l + 1].data();
-  double* zv = ws.z_var[l + 1].data();
-  double* zs = ws.z_second[l + 1].data();
-  double* alpha = ws.relu_alpha[l].data();
-  double* sd = ws.relu_sd.data();
-  double* cdf = ws.relu_cdf.data();
-  double* cdf_minus = ws.relu_cdf_minus.data();
-  double* ratio = ws.relu_ratio.data();
-  PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
-      for (uint32_t j = 0; j < padded; ++j) {
-    const ReluStandardised<double> s = relu_standardise(am[j], av[j]);
-    sd[j] = s.sd;
-    alpha[j] = s.alpha;
-    cdf[j] = s.tails.cdf;
-    cdf_minus[j] = s.tails.cdf_minus;
-    ratio[j] = s.tails.pdf_over_cdf;
-  }
-  double* jmm = ws.jac_mean_by_mean[l].data();
-  double* jmv = ws.jac_mean_by_var[l].data();
-  double* jvm = ws.jac_var_by_mean[l].data();
-  double* jvv = ws.jac_var_by_var[l].data();
-  auto store = [&](uint32_t j, const ReluMoments<double>& r, const ReluJacobian& jac) {
-    zm[j] = r.mean;
-    zv[j] = r.variance;
-    zs[j] = r.mean * r.mean + r.variance;
-    jmm[j] = jac.mean_by_mean;
-    jmv[j] = jac.mean_by_var;
-    jvm[j] = jac.var_by_mean;
-    jvv[j] = jac.var_by_var;
-  };
-  uint64_t in_series = 0;
-  PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
-      for (uint32_t j = 0; j < padded; ++j) {
-    const math::NormalTails<double> tails{cdf[j], cdf_minus[j], ratio[j]};
-    const ReluMoments<double> r =
-        relu_moments_from<double, true>(am[j], av[j], sd[j], alpha[j], tails);
-    store(j, r, relu_jacobian_ratio(r));
-    in_series += relu_in_series_branch(alpha[j]) ? 1 : 0;
-  }
-  for (uint32_t j = 0; in_series != 0 && j < units; ++j) {
-    if (!relu_in_series_branch(alpha[j])) continue;
-    const ReluMoments<double> r = relu_moments(am[j], av[j]);
-    store(j, r, relu_jacobian_series(r));
-  }
-  // The lanes past `units` (fewer than kAdfLanes; unrolled, no memset call): the next layer's
-  // bias unit, then zeros.
-  for (uint32_t p = 0; p + 1 < kAdfLanes; ++p) {
-    const uint32_t j = units + p;
-    if (j < padded) {
-      zm[j] = zs[j] = p == 0 ? 1.0 : 0.0;
-      zv[j] = 0.0;
-    }
-  }
-}
-
-OutputMoments forward_loaded(const double* x, AdfWorkspace& ws) {
-  const size_t n = ws.weights.size();
-  for (uint32_t k = 0; k < ws.weights[0].inputs; ++k) {
-    ws.z_mean[0][k] = x[k];
-    ws.z_second[0][k] = x[k] * x[k];
-  }
-  for (size_t l = 0; l < n; ++l) {
-    const PaddedLayer& layer = ws.weights[l];
-    const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
-                                 layer.outputs};
-    if (l == 0) {  // input-major; the network's inputs are exact
-      linear_moments<double, true>(w, ws.z_mean[l].data(), nullptr, ws.a_mean[l].data(),
-                                   ws.a_var[l].data(), InputMajor{layer.stride});
-    } else {
-      linear_moments<double, false>(w, ws.z_mean[l].data(), ws.z_var[l].data(), ws.a_mean[l].data(),
-                                    ws.a_var[l].data(), PaddedRows{layer.stride});
-    }
-    if (l + 1 < n) relu_forward(layer.outputs, ws, l);
-  }
-  return {ws.a_mean[n - 1][0], ws.a_var[n - 1][0]};
-}
-
 // What a backward pass's sink returns for one weight: its proposed new moments, and 1 if they
 // are to be applied (else 0: the weight keeps its moments).
 struct WeightStep {
@@ -107,117 +20,179 @@ struct WeightStep {
 // Reverse mode from d log Z / d (m_L, v_L) to every weight of ws.weights. `sink(mean, var, g_mean,
 // g_var, curvature, l, i)` receives each weight (i its index in the padded layer) with its
 // gradient and eq. 7's curvature term, pads included (their gradients are exact zeros), and
-// returns the weight's WeightStep, which backward applies; gradients flowing to a layer's inputs
-// are accumulated from each weight before it changes. backward returns the number of steps
-// applied (a local sum, so the loops vectorise). Layer 0 may call the sink twice for a weight,
-// with the same arguments (see below).
+// returns the weight's WeightStep, which the backward pass applies; gradients flowing to a
+// layer's inputs are accumulated from each weight before it changes. The passes return the
+// number of steps applied (a local sum, so the loops vectorise). Layer 0 may call the sink twice
+// for a weight, with the same arguments (see below). A split layer's parts may call it from two
+// threads at once.
 //   m_a = c_m sum_k m_w m_z,   v_a = c_v sum_k (v_w (m_z^2 + v_z) + m_w^2 v_z)
 // The bias is the input k = inputs with m_z = 1, v_z = 0 (z_second 1): its gradients a * 1 +
 // 2 b m_w * 0 = a and b * 1 = b are exact. Layer 0's input is exact (v_z = 0), so its gradients
 // are (a m_z, b m_z^2) and its curvature (a m_z)^2 - 2 b m_z^2 = m_z^2 (a^2 - 2 b).
-template <class Sink>
-uint64_t backward(AdfWorkspace& ws, Sink&& sink) {
+
+// d log Z / d (m_z, v_z) of layer l's inputs from the sums below, through the ReLU Jacobian, to
+// the layer below's d log Z / d (m_a, v_a):
+//   d log Z / d m_z = sum_j a_j m_w + 2 m_z sum_j b_j v_w,   d log Z / d v_z = sum_j b_j (v_w +
+//   m_w^2).
+struct InputGradients {
+  const double* mz;
+  const double *jmm, *jmv, *jvm, *jvv;
+  double *ga_mean, *ga_var;
+  InputGradients(AdfWorkspace& ws, size_t l)
+      : mz(ws.z_mean[l].data()),
+        jmm(ws.jac_mean_by_mean[l - 1].data()),
+        jmv(ws.jac_mean_by_var[l - 1].data()),
+        jvm(ws.jac_var_by_mean[l - 1].data()),
+        jvv(ws.jac_var_by_var[l - 1].data()),
+        ga_mean(ws.grad_a_mean[l - 1].data()),
+        ga_var(ws.grad_a_var[l - 1].data()) {}
+  void set(uint32_t k, double sum_mm, double sum_mv, double sum_v) const {
+    const double d_mean = sum_mm + 2.0 * mz[k] * sum_mv;
+    ga_mean[k] = d_mean * jmm[k] + sum_v * jvm[k];
+    ga_var[k] = d_mean * jmv[k] + sum_v * jvv[k];
+  }
+};
+
+// Rows [begin, end) of layer l >= 1: each row's weights stepped, and its contributions to the
+// input sums added to acc (the first row starts them) in row order. With kSetInputGradients the
+// last row's sums become the layer below's gradients instead (a layer in one part).
+template <bool kSetInputGradients, class Sink>
+uint64_t backward_rows(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end, double* acc_mm,
+                       double* acc_mv, double* acc_v, const Sink& sink) {
+  PaddedLayer& layer = ws.weights[l];
+  const LayerScale<double> scale = layer_scale<double>(layer.inputs);
+  // A multiple of kAdfLanes, and visibly so: the vectorised loops then need no remainder.
+  const uint32_t stride = layer.stride & ~(kAdfLanes - 1);
+  const double* mz = ws.z_mean[l].data();
+  const double* vz = ws.z_var[l].data();
+  const double* sz = ws.z_second[l].data();
+  const InputGradients input(ws, l);
   uint64_t applied = 0;
-  for (size_t l = ws.weights.size(); l-- > 1;) {
-    PaddedLayer& layer = ws.weights[l];
-    const LayerScale<double> scale = layer_scale<double>(layer.inputs);
-    // A multiple of kAdfLanes, and visibly so: the vectorised loops then need no remainder.
-    const uint32_t stride = layer.stride & ~(kAdfLanes - 1);
-    const double* mz = ws.z_mean[l].data();
-    const double* vz = ws.z_var[l].data();
-    const double* sz = ws.z_second[l].data();
-    double* acc_mm = ws.acc_mean_by_mean.data();
-    double* acc_mv = ws.acc_mean_by_var.data();
-    double* acc_v = ws.acc_var.data();
-    const size_t below = l - 1;
-    const double* jmm = ws.jac_mean_by_mean[below].data();
-    const double* jmv = ws.jac_mean_by_var[below].data();
-    const double* jvm = ws.jac_var_by_mean[below].data();
-    const double* jvv = ws.jac_var_by_var[below].data();
-    double* ga_mean = ws.grad_a_mean[below].data();
-    double* ga_var = ws.grad_a_var[below].data();
-    // Row j's contributions to d log Z / d z, summed over the rows in order: the first row
-    // starts the sums, the last turns them into the layer below's d log Z / d (m_a, v_a):
-    //   d log Z / d m_z = sum_j a_j m_w + 2 m_z sum_j b_j v_w,
-    //   d log Z / d v_z = sum_j b_j (v_w + m_w^2), then the ReLU Jacobian.
-    auto row = [&](uint32_t j, auto first_row, auto last_row) {
-      const double a = ws.grad_a_mean[l][j] * scale.mean;
-      const double b = ws.grad_a_var[l][j] * scale.variance;
-      double* mw = layer.mean.data() + size_t{j} * stride;
-      double* vw = layer.variance.data() + size_t{j} * stride;
-      PBP_LOOP_ARRAYS_DISJOINT  // weights, accumulators and workspace never overlap
-          for (uint32_t k = 0; k < stride; ++k) {
-        const double m = mw[k];
-        const double v = vw[k];
-        double sum_mm = a * m, sum_mv = b * v, sum_v = b * (v + m * m);
-        if constexpr (!decltype(first_row)::value) {
-          sum_mm += acc_mm[k];
-          sum_mv += acc_mv[k];
-          sum_v += acc_v[k];
-        }
-        if constexpr (decltype(last_row)::value) {
-          const double d_mean = sum_mm + 2.0 * mz[k] * sum_mv;
-          ga_mean[k] = d_mean * jmm[k] + sum_v * jvm[k];
-          ga_var[k] = d_mean * jmv[k] + sum_v * jvv[k];
-        } else {
-          acc_mm[k] = sum_mm;
-          acc_mv[k] = sum_mv;
-          acc_v[k] = sum_v;
-        }
-        const double g_mean = a * mz[k] + 2.0 * b * m * vz[k];
-        const double g_var = b * sz[k];
-        const WeightStep step =
-            sink(m, v, g_mean, g_var, update_curvature(g_mean, g_var), l, size_t{j} * stride + k);
-        mw[k] = step.applied ? step.mean : m;
-        vw[k] = step.applied ? step.variance : v;
-        applied += step.applied;
+  auto row = [&](uint32_t j, auto first_row, auto last_row) {
+    const double a = ws.grad_a_mean[l][j] * scale.mean;
+    const double b = ws.grad_a_var[l][j] * scale.variance;
+    double* mw = layer.mean.data() + size_t{j} * stride;
+    double* vw = layer.variance.data() + size_t{j} * stride;
+    PBP_LOOP_ARRAYS_DISJOINT  // weights, accumulators and workspace never overlap
+        for (uint32_t k = 0; k < stride; ++k) {
+      const double m = mw[k];
+      const double v = vw[k];
+      double sum_mm = a * m, sum_mv = b * v, sum_v = b * (v + m * m);
+      if constexpr (!decltype(first_row)::value) {
+        sum_mm += acc_mm[k];
+        sum_mv += acc_mv[k];
+        sum_v += acc_v[k];
       }
-    };
-    const uint32_t last = layer.outputs - 1;
-    if (last == 0) {
-      row(0, std::true_type{}, std::true_type{});
-    } else {
-      row(0, std::true_type{}, std::false_type{});
-      for (uint32_t j = 1; j < last; ++j) row(j, std::false_type{}, std::false_type{});
-      row(last, std::false_type{}, std::true_type{});
+      if constexpr (kSetInputGradients && decltype(last_row)::value) {
+        input.set(k, sum_mm, sum_mv, sum_v);
+      } else {
+        acc_mm[k] = sum_mm;
+        acc_mv[k] = sum_mv;
+        acc_v[k] = sum_v;
+      }
+      const double g_mean = a * mz[k] + 2.0 * b * m * vz[k];
+      const double g_var = b * sz[k];
+      const WeightStep step =
+          sink(m, v, g_mean, g_var, update_curvature(g_mean, g_var), l, size_t{j} * stride + k);
+      mw[k] = step.applied ? step.mean : m;
+      vw[k] = step.applied ? step.variance : v;
+      applied += step.applied;
     }
-    // The lanes from the bias input on (1 to kAdfLanes of them) are no units: no gradient.
-    for (uint32_t p = 0; p < kAdfLanes; ++p) {  // unrolled, no memset call
-      if (layer.inputs + p < stride) ga_mean[layer.inputs + p] = ga_var[layer.inputs + p] = 0.0;
+  };
+  const uint32_t last = end - 1;
+  if (last == begin) {
+    row(begin, std::true_type{}, std::true_type{});
+  } else {
+    row(begin, std::true_type{}, std::false_type{});
+    for (uint32_t j = begin + 1; j < last; ++j) row(j, std::false_type{}, std::false_type{});
+    row(last, std::false_type{}, std::true_type{});
+  }
+  return applied;
+}
+
+// Layer l >= 1: its rows in one or two parts (the split's), then the layer below's gradients.
+template <class Sink>
+uint64_t backward_layer(AdfWorkspace& ws, size_t l, const Sink& sink) {
+  const PaddedLayer& layer = ws.weights[l];
+  uint64_t applied = 0;
+  if (layer.split == 0) {
+    applied = backward_rows<true>(ws, l, 0, layer.outputs, ws.acc_mean_by_mean.data(),
+                                  ws.acc_mean_by_var.data(), ws.acc_var.data(), sink);
+  } else {
+    uint64_t part_applied[2] = {0, 0};
+    auto part = [&](uint32_t p) {
+      part_applied[p] =
+          p == 0 ? backward_rows<false>(ws, l, 0, layer.split, ws.acc_mean_by_mean.data(),
+                                        ws.acc_mean_by_var.data(), ws.acc_var.data(), sink)
+                 : backward_rows<false>(
+                       ws, l, layer.split, layer.outputs, ws.split_acc_mean_by_mean.data(),
+                       ws.split_acc_mean_by_var.data(), ws.split_acc_var.data(), sink);
+    };
+    ws.run_parts(part);
+    applied = part_applied[0] + part_applied[1];
+    // The second part's sums added to the first's: a fixed order, whatever the thread count.
+    const InputGradients input(ws, l);
+    const uint32_t stride = layer.stride & ~(kAdfLanes - 1);
+    const double *mm0 = ws.acc_mean_by_mean.data(), *mv0 = ws.acc_mean_by_var.data(),
+                 *v0 = ws.acc_var.data(), *mm1 = ws.split_acc_mean_by_mean.data(),
+                 *mv1 = ws.split_acc_mean_by_var.data(), *v1 = ws.split_acc_var.data();
+    PBP_LOOP_ARRAYS_DISJOINT  // accumulators and gradients never overlap
+        for (uint32_t k = 0; k < stride; ++k) {
+      input.set(k, mm0[k] + mm1[k], mv0[k] + mv1[k], v0[k] + v1[k]);
     }
   }
-  // Layer 0, input-major: a_j, b_j and a_j^2 - 2 b_j once per output, then passes over inputs.
+  // The lanes from the bias input on (1 to kAdfLanes of them) are no units: no gradient.
+  double* ga_mean = ws.grad_a_mean[l - 1].data();
+  double* ga_var = ws.grad_a_var[l - 1].data();
+  const uint32_t stride = layer.stride & ~(kAdfLanes - 1);
+  for (uint32_t p = 0; p < kAdfLanes; ++p) {  // unrolled, no memset call
+    if (layer.inputs + p < stride) ga_mean[layer.inputs + p] = ga_var[layer.inputs + p] = 0.0;
+  }
+  return applied;
+}
+
+// Layer 0, input-major, its units (columns) [begin, end): a_j, b_j and a_j^2 - 2 b_j once per
+// output, then passes over the inputs.
+template <class Sink>
+uint64_t backward_first_layer(AdfWorkspace& ws, uint32_t begin, uint32_t end, const Sink& sink) {
   PaddedLayer& first = ws.weights[0];
   const LayerScale<double> scale = layer_scale<double>(first.inputs);
   const uint32_t stride = first.stride & ~(kAdfLanes - 1);
-  double* ga = ws.first_grad_mean.data();
-  double* gb = ws.first_grad_var.data();
-  double* gc = ws.first_curvature.data();
-  for (uint32_t j = 0; j < stride; ++j) {
-    ga[j] = ws.grad_a_mean[0][j] * scale.mean;
-    gb[j] = ws.grad_a_var[0][j] * scale.variance;
+  // Pointers from `begin` and a count that is visibly whole vectors: no remainder loops.
+  const uint32_t units = (end - begin) & ~(kAdfLanes - 1);
+  double* ga = ws.first_grad_mean.data() + begin;
+  double* gb = ws.first_grad_var.data() + begin;
+  double* gc = ws.first_curvature.data() + begin;
+  const double* grad_mean = ws.grad_a_mean[0].data() + begin;
+  const double* grad_var = ws.grad_a_var[0].data() + begin;
+  for (uint32_t j = 0; j < units; ++j) {
+    ga[j] = grad_mean[j] * scale.mean;
+    gb[j] = grad_var[j] * scale.variance;
     gc[j] = update_curvature(ga[j], gb[j]);
   }
   // One pass over the weights of kRows inputs from k (the per-output factors loaded once for
   // all): every step is written, the old moments saved, and only if a step was not to be applied
   // (rare) are those weights put back. Stores instead of selects: half the vector operations.
-  double* saved_mean = ws.first_saved_mean.data();
-  double* saved_var = ws.first_saved_var.data();
+  double* saved_mean = ws.first_saved_mean.data() + begin;
+  double* saved_var = ws.first_saved_var.data() + begin;
+  uint64_t applied = 0;
   auto pass = [&](uint32_t k, auto rows) {
     constexpr uint32_t kRows = decltype(rows)::value;
-    double* mw = first.mean.data() + size_t{k} * stride;
-    double* vw = first.variance.data() + size_t{k} * stride;
+    const size_t offset = size_t{k} * stride + begin;  // of weight (k, begin)
+    double* mw = first.mean.data() + offset;
+    double* vw = first.variance.data() + offset;
     double mz[kRows], sz[kRows];  // locals: the stores below cannot change them
     for (uint32_t r = 0; r < kRows; ++r) {
       mz[r] = ws.z_mean[0][k + r];
       sz[r] = ws.z_second[0][k + r];
     }
     auto step_at = [&](uint32_t r, uint32_t j, double m, double v) {
-      return sink(m, v, ga[j] * mz[r], gb[j] * sz[r], gc[j] * sz[r], 0, size_t{k + r} * stride + j);
+      return sink(m, v, ga[j] * mz[r], gb[j] * sz[r], gc[j] * sz[r], 0,
+                  offset + size_t{r} * stride + j);
     };
     uint64_t applied0 = 0, applied1 = 0;  // a count per row vectorises better than one
     PBP_LOOP_ARRAYS_DISJOINT              // weights and workspace never overlap
-        for (uint32_t j = 0; j < stride; ++j) {
+        for (uint32_t j = 0; j < units; ++j) {
       for (uint32_t r = 0; r < kRows; ++r) {
         const size_t i = size_t{r} * stride + j;
         const double m = mw[i], v = vw[i];
@@ -229,9 +204,9 @@ uint64_t backward(AdfWorkspace& ws, Sink&& sink) {
         (r == 0 ? applied0 : applied1) += step.applied;
       }
     }
-    if (applied0 + applied1 != uint64_t{kRows} * stride) {
+    if (applied0 + applied1 != uint64_t{kRows} * units) {
       for (uint32_t r = 0; r < kRows; ++r) {
-        for (uint32_t j = 0; j < stride; ++j) {
+        for (uint32_t j = 0; j < units; ++j) {
           const size_t i = size_t{r} * stride + j;
           if (step_at(r, j, saved_mean[i], saved_var[i]).applied) continue;
           mw[i] = saved_mean[i];
@@ -246,6 +221,24 @@ uint64_t backward(AdfWorkspace& ws, Sink&& sink) {
   for (; k + 2 <= terms; k += 2) pass(k, std::integral_constant<uint32_t, 2>{});
   if (k < terms) pass(k, std::integral_constant<uint32_t, 1>{});
   return applied;
+}
+
+// The whole backward pass; returns the number of steps applied.
+template <class Sink>
+uint64_t backward(AdfWorkspace& ws, const Sink& sink) {
+  uint64_t applied = 0;
+  for (size_t l = ws.weights.size(); l-- > 1;) applied += backward_layer(ws, l, sink);
+  const PaddedLayer& first = ws.weights[0];
+  if (first.split != 0 && ws.helper) {
+    uint64_t part_applied[2] = {0, 0};
+    auto part = [&](uint32_t p) {
+      part_applied[p] = p == 0 ? backward_first_layer(ws, 0, first.split, sink)
+                               : backward_first_layer(ws, first.split, first.stride, sink);
+    };
+    ws.run_parts(part);
+    return applied + part_applied[0] + part_applied[1];
+  }
+  return applied + backward_first_layer(ws, 0, first.stride, sink);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 
 namespace pbp::trainer {
 
-AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers) {
+AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers, uint32_t threads) {
   const size_t n = layers.size();
   weights.resize(n);
   for (auto* v :
@@ -28,6 +28,10 @@ AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers) {
     w.stride = w.input_major ? units : input_stride;
     const size_t count =
         w.input_major ? size_t{inputs + 1} * units : size_t{w.outputs} * input_stride;
+    if (size_t{w.outputs} * (inputs + 1) >= kSplitLayerWeights &&
+        w.outputs >= 2 * kDoublesPerLine) {
+      w.split = (w.outputs / 2 + kDoublesPerLine - 1) / kDoublesPerLine * kDoublesPerLine;
+    }
     w.mean.assign(count, 0.0);      // pads: mean 0
     w.variance.assign(count, 1.0);  // pads: variance 1
     z_mean[l].assign(input_stride, 0.0);
@@ -50,6 +54,9 @@ AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers) {
   acc_mean_by_mean.assign(widest_stride, 0.0);
   acc_mean_by_var.assign(widest_stride, 0.0);
   acc_var.assign(widest_stride, 0.0);
+  split_acc_mean_by_mean.assign(widest_stride, 0.0);
+  split_acc_mean_by_var.assign(widest_stride, 0.0);
+  split_acc_var.assign(widest_stride, 0.0);
   first_grad_mean.assign(weights[0].stride, 0.0);
   first_grad_var.assign(weights[0].stride, 0.0);
   first_curvature.assign(weights[0].stride, 0.0);
@@ -58,6 +65,9 @@ AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers) {
   padded_weight_count = 0;
   for (const PaddedLayer& w : weights) padded_weight_count += w.mean.size();
   load(layers);
+  bool split = false;
+  for (const PaddedLayer& w : weights) split = split || w.split != 0;
+  if (threads >= 2 && split) helper = std::make_unique<HelperThread>();
 }
 
 void AdfWorkspace::load(const std::vector<Layer>& layers) {

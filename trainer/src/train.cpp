@@ -143,7 +143,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       ard ? input_prior_groups(model.layers) : shared_prior_groups(model.layers);
   std::vector<Gamma> priors(groups.count, model.prior);  // group 0 is model.prior
   if (ard) model.input_priors.assign(priors.begin() + 1, priors.end());
-  AdfWorkspace workspace(model.layers);
+  AdfWorkspace workspace(model.layers, options.threads);
   // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
   const std::unique_ptr<Likelihood> likelihood =
       make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);

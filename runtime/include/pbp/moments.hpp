@@ -72,14 +72,16 @@ struct PaddedRows {
 };
 // InputMajor (the trainer's working copy of a network's first layer): the weights that multiply
 // input k at [k * stride + j], stride >= outputs, the bias as input k = inputs (z holds the bias
-// unit there, as for PaddedRows). a_mean and a_var get `stride` values (the pads' are finite if
-// the pad weights are). Each output's sums run over k in source order, as PackedRows' do
-// (double exact-input sums fuse their multiply-adds, see add_exact_input_terms), and the loops
-// over j vectorise without a reduction.
+// unit there, as for PaddedRows). a_mean and a_var get `columns` <= stride values, outputs
+// 0 .. columns - 1 of the weights passed (a caller splitting the outputs offsets the pointers;
+// the pads' values are finite if the pad weights are). Each output's sums run over k in source
+// order, as PackedRows' do (double exact-input sums fuse their multiply-adds, see
+// add_exact_input_terms), and the loops over j vectorise without a reduction.
 struct InputMajor {
   static constexpr bool kBiasInInput = true;
   static constexpr bool kInputMajor = true;
   uint32_t stride;
+  uint32_t columns;
 };
 
 // The terms one weight w ~ N(m_w, v_w) and one input z ~ N(m_z, v_z) add to the sums of
@@ -114,8 +116,10 @@ inline void add_exact_input_terms(float& sum_mean, float& sum_var, float mw, flo
 // terms in order of k, as the row-wise loops do; the first pass starts them at zero, the last
 // scales them.
 template <class T, bool kExactInput, uint32_t kCount, bool kFirst, bool kLast>
-inline void add_input_terms(const LayerWeights<T>& w, uint32_t stride, uint32_t k0, const T* z_mean,
-                            const T* z_var, LayerScale<T> scale, T* a_mean, T* a_var) {
+inline void add_input_terms(const LayerWeights<T>& w, InputMajor layout, uint32_t k0,
+                            const T* z_mean, const T* z_var, LayerScale<T> scale, T* a_mean,
+                            T* a_var) {
+  const uint32_t stride = layout.stride;
   const T* mw[kCount];
   const T* vw[kCount];
   T mz[kCount];
@@ -127,7 +131,7 @@ inline void add_input_terms(const LayerWeights<T>& w, uint32_t stride, uint32_t 
     vz[g] = kExactInput ? T(0) : z_var[k0 + g];
   }
   PBP_LOOP_ARRAYS_DISJOINT  // weights and sums
-      for (uint32_t j = 0; j < stride; ++j) {
+      for (uint32_t j = 0; j < layout.columns; ++j) {
     T sum_mean = kFirst ? T(0) : a_mean[j];
     T sum_var = kFirst ? T(0) : a_var[j];
     for (uint32_t g = 0; g < kCount; ++g) {
@@ -145,21 +149,21 @@ inline void add_input_terms(const LayerWeights<T>& w, uint32_t stride, uint32_t 
 
 // One InputMajor pass over `count` (1 to 4) inputs from k0.
 template <class T, bool kExactInput, bool kFirst, bool kLast>
-inline void add_input_group(uint32_t count, const LayerWeights<T>& w, uint32_t stride, uint32_t k0,
-                            const T* z_mean, const T* z_var, LayerScale<T> scale, T* a_mean,
-                            T* a_var) {
+inline void add_input_group(uint32_t count, const LayerWeights<T>& w, InputMajor layout,
+                            uint32_t k0, const T* z_mean, const T* z_var, LayerScale<T> scale,
+                            T* a_mean, T* a_var) {
   switch (count) {
     case 1:
-      return add_input_terms<T, kExactInput, 1, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+      return add_input_terms<T, kExactInput, 1, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
                                                                a_mean, a_var);
     case 2:
-      return add_input_terms<T, kExactInput, 2, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+      return add_input_terms<T, kExactInput, 2, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
                                                                a_mean, a_var);
     case 3:
-      return add_input_terms<T, kExactInput, 3, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+      return add_input_terms<T, kExactInput, 3, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
                                                                a_mean, a_var);
     default:
-      return add_input_terms<T, kExactInput, 4, kFirst, kLast>(w, stride, k0, z_mean, z_var, scale,
+      return add_input_terms<T, kExactInput, 4, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
                                                                a_mean, a_var);
   }
 }
@@ -181,17 +185,17 @@ inline void linear_moments(const LayerWeights<T>& w, const T* z_mean, const T* z
       const uint32_t count = terms - k < 4 ? terms - k : 4;
       const bool first = k == 0, last = k + count == terms;
       if (first && last) {
-        add_input_group<T, kExactInput, true, true>(count, w, layout.stride, k, z_mean, z_var,
-                                                    scale, a_mean, a_var);
+        add_input_group<T, kExactInput, true, true>(count, w, layout, k, z_mean, z_var, scale,
+                                                    a_mean, a_var);
       } else if (first) {
-        add_input_group<T, kExactInput, true, false>(count, w, layout.stride, k, z_mean, z_var,
-                                                     scale, a_mean, a_var);
+        add_input_group<T, kExactInput, true, false>(count, w, layout, k, z_mean, z_var, scale,
+                                                     a_mean, a_var);
       } else if (last) {
-        add_input_group<T, kExactInput, false, true>(count, w, layout.stride, k, z_mean, z_var,
-                                                     scale, a_mean, a_var);
+        add_input_group<T, kExactInput, false, true>(count, w, layout, k, z_mean, z_var, scale,
+                                                     a_mean, a_var);
       } else {
-        add_input_group<T, kExactInput, false, false>(count, w, layout.stride, k, z_mean, z_var,
-                                                      scale, a_mean, a_var);
+        add_input_group<T, kExactInput, false, false>(count, w, layout, k, z_mean, z_var, scale,
+                                                      a_mean, a_var);
       }
     }
   } else {

@@ -38,6 +38,10 @@ TEST_F(Errors, UnknownCommandOrOption) {
   expect_error(run_pbp({"train", "--data"}), 2, "--data needs a value");
   expect_error(run_pbp({"train", "--out", "m"}), 2, "missing required option --data");
   expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--epochs", "ten"}), 2, "--epochs");
+  for (const char* threads : {"0", "3"}) {
+    expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--threads", threads}), 2,
+                 "--threads must be 1 or 2");
+  }
   expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,,2"}), 2, "--hidden");
   expect_error(run_pbp({"crossval", "--data", "x"}), 2, "--splits");
   expect_error(run_pbp({"crossval", "--data", "x", "--splits", "2", "--jobs", "0"}), 2, "--jobs");

@@ -2,9 +2,12 @@
 // exact gradients by reverse mode (supplement section 1), and the updates of eqs. 6, 7, 9, 10.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "pbp/moments.hpp"
+#include "pbp/trainer/helper_thread.hpp"
 #include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/model.hpp"
 #include "pbp/trainer/relu_jacobian.hpp"
@@ -23,12 +26,43 @@ inline uint32_t round_up_to_lanes(uint32_t n) {
   return (n + kAdfLanes - 1) / kAdfLanes * kAdfLanes;
 }
 
+// Arrays that start on a cache line: a split layer's two threads then write no common line (the
+// split is a whole number of lines, and no two arrays share one).
+inline constexpr size_t kCacheLine = 64;
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{kCacheLine}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{kCacheLine}); }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const {
+    return true;
+  }
+};
+using LineAlignedDoubles = std::vector<double, CacheLineAllocator<double>>;
+inline constexpr uint32_t kDoublesPerLine = kCacheLine / sizeof(double);
+
+// Layers with at least this many weights are split in two parts (PaddedLayer::split). A hand-off
+// to the helper costs about a microsecond, half a layer of this size some tens: narrow networks
+// (Boston's 13-50-1) never start the helper and keep one-part sums.
+inline constexpr size_t kSplitLayerWeights = 16384;
+
 struct PaddedLayer {
   uint32_t inputs = 0;
   uint32_t outputs = 0;
   bool input_major = false;
   uint32_t stride = 0;
-  std::vector<double> mean, variance;
+  // 0, or the first unit (a multiple of kDoublesPerLine) of the layer's second part: the units the
+  // helper thread takes, and for a layer after the first the rows whose contributions to
+  // d log Z / d z are summed apart, then added to the first part's sums. Set by the layer's shape
+  // alone, so the model is the same bits whatever the thread count.
+  uint32_t split = 0;
+  LineAlignedDoubles mean, variance;
   // Position of the weight from input k (k = inputs: the bias) to output j.
   size_t index(uint32_t j, uint32_t k) const {
     return input_major ? size_t{k} * stride + j : size_t{j} * stride + k;
@@ -38,7 +72,19 @@ struct PaddedLayer {
 // Scratch buffers for one network, allocated once and reused for every update (no allocation
 // happens inside an update), and the padded working copy of its weights.
 struct AdfWorkspace {
-  explicit AdfWorkspace(const std::vector<Layer>& layers);
+  // threads >= 2: split layers run their two parts on the calling thread and a helper thread.
+  explicit AdfWorkspace(const std::vector<Layer>& layers, uint32_t threads = 1);
+
+  // Runs part(0) and part(1) (one per thread with a helper, else one after the other).
+  template <class Part>
+  void run_parts(Part& part) {
+    if (helper) {
+      helper->run_pair(part);
+    } else {
+      part(0);
+      part(1);
+    }
+  }
 
   // Copies the weights of `layers` (same shapes as at construction) into `weights`, and back.
   void load(const std::vector<Layer>& layers);
@@ -49,23 +95,25 @@ struct AdfWorkspace {
   // variance 0), their second moments m^2 + v, with the bias unit (1, 0, 1) at index inputs and
   // zeros after it. Per layer, padded to the next layer's input stride (pads: zero gradients):
   // the pre-activation moments, and d log Z / d them.
-  std::vector<std::vector<double>> z_mean, z_var, z_second;
-  std::vector<std::vector<double>> a_mean, a_var;
-  std::vector<std::vector<double>> grad_a_mean, grad_a_var;
+  std::vector<LineAlignedDoubles> z_mean, z_var, z_second;
+  std::vector<LineAlignedDoubles> a_mean, a_var;
+  std::vector<LineAlignedDoubles> grad_a_mean, grad_a_var;
   // Hidden layers only, padded like a_mean: each unit's standardised mean alpha and the Jacobian
   // of its ReLU moments, stored as separate arrays so the loops over units vectorise.
-  std::vector<std::vector<double>> relu_alpha;
-  std::vector<std::vector<double>> jac_mean_by_mean, jac_mean_by_var, jac_var_by_mean,
+  std::vector<LineAlignedDoubles> relu_alpha;
+  std::vector<LineAlignedDoubles> jac_mean_by_mean, jac_mean_by_var, jac_var_by_mean,
       jac_var_by_var;
   // relu_standardise's results for one layer's units, between the two ReLU loops.
-  std::vector<double> relu_sd, relu_cdf, relu_cdf_minus, relu_ratio;
+  LineAlignedDoubles relu_sd, relu_cdf, relu_cdf_minus, relu_ratio;
   // Reverse-mode accumulators for d log Z / d input moments of one layer (widest stride); the
   // first layer's d log Z / d a scaled by its LayerScale (a_j, b_j) and a_j^2 - 2 b_j.
-  std::vector<double> acc_mean_by_mean, acc_mean_by_var, acc_var;
-  std::vector<double> first_grad_mean, first_grad_var, first_curvature;
+  LineAlignedDoubles acc_mean_by_mean, acc_mean_by_var, acc_var;
+  LineAlignedDoubles split_acc_mean_by_mean, split_acc_mean_by_var, split_acc_var;  // 2nd part's
+  LineAlignedDoubles first_grad_mean, first_grad_var, first_curvature;
   // The first layer's moments before a pass of its backward pass updated them (two inputs').
-  std::vector<double> first_saved_mean, first_saved_var;
-  size_t padded_weight_count = 0;  // weights in `weights`, pads included
+  LineAlignedDoubles first_saved_mean, first_saved_var;
+  size_t padded_weight_count = 0;        // weights in `weights`, pads included
+  std::unique_ptr<HelperThread> helper;  // with threads >= 2 and a split layer
 };
 
 struct OutputMoments {
@@ -73,7 +121,11 @@ struct OutputMoments {
   double variance;
 };
 
-// Forward pass that keeps every intermediate the backward pass needs. x is standardised.
+// Forward pass on the weights held in ws.weights that keeps every intermediate the backward
+// pass needs. x is standardised.
+OutputMoments forward_loaded(const double* x, AdfWorkspace& ws);
+
+// The same on `layers` (loaded into ws first).
 OutputMoments forward_with_cache(const std::vector<Layer>& layers, const double* x,
                                  AdfWorkspace& ws);
 

@@ -58,6 +58,9 @@ struct TrainOptions {
   SoftmaxApproximation softmax = SoftmaxApproximation::mean_field;
   uint32_t samples = 10;  // draws per update for SoftmaxApproximation::sampled
   InitialMeans initial_means = InitialMeans::automatic;
+  // Threads per ADF update (1 or 2: wide layers are split in two parts, see AdfWorkspace); the
+  // model is the same bits whatever the count.
+  uint32_t threads = 1;
   // Called after every epoch with (epochs done, total); for progress bars and training curves.
   std::function<void(uint32_t, uint32_t, const Model&)> on_epoch;
 };
