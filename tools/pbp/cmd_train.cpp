@@ -74,14 +74,18 @@ std::optional<TrainingCurve> curve_for(const ParsedOptions& options, const train
   return curve;
 }
 
-void print_curve_summary(const TrainingCurve& curve, uint32_t epochs, const std::string& path) {
-  for (const TrainingCurve::DataSet& data_set : curve.data_sets()) {
-    std::cout << "after epoch " << epochs << ", " << data_set.label << ":";
-    for (const Metric& metric : data_set.epochs.back()) {
-      std::cout << (&metric == &data_set.epochs.back().front() ? " " : ", ") << metric.key << " "
-                << general(metric.value, 6);
+// One line per epoch and data set: the figures the plot shows, for reading off exact values.
+void print_curve_summary(const TrainingCurve& curve, const std::string& path) {
+  const size_t epochs = curve.data_sets().front().epochs.size();
+  for (size_t e = 0; e < epochs; ++e) {
+    for (const TrainingCurve::DataSet& data_set : curve.data_sets()) {
+      std::cout << "after epoch " << e + 1 << ", " << data_set.label << ":";
+      for (const Metric& metric : data_set.epochs[e]) {
+        std::cout << (&metric == &data_set.epochs[e].front() ? " " : ", ") << metric.key << " "
+                  << general(metric.value, 6);
+      }
+      std::cout << "\n";
     }
-    std::cout << "\n";
   }
   std::cout << "wrote " << path << " (training curves)\n";
 }
@@ -135,7 +139,7 @@ int run(const ParsedOptions& options) {
     }
     curve->write(path, "Training curves: " +
                            std::filesystem::path(data.source).filename().string() + ", " + shape);
-    print_curve_summary(*curve, train_options.epochs, path);
+    print_curve_summary(*curve, path);
   }
   return 0;
 }
