@@ -23,7 +23,9 @@ fi
 build=$root/build/$preset
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! { [[ -f $build/CMakeCache.txt ]] || (cd "$root" && cmake --preset "$preset"); } >"$log" 2>&1 ||
+# Configured every time (about a second): a build folder from before the firmware example
+# existed has no rule for it, and make does not regenerate for an unknown target.
+if ! (cd "$root" && cmake --preset "$preset") >"$log" 2>&1 ||
   ! cmake --build "$build" --target example_model_runner >>"$log" 2>&1; then
   cat "$log" >&2
   echo "run-on-device.sh: building the $preset firmware failed" >&2

@@ -53,41 +53,44 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string plot_path(const std::string& out_dir, const std::string& name) {
+std::string output_path(const std::string& out_dir, const std::string& name) {
   return (std::filesystem::path(out_dir) / name).string();
 }
 
-// Trains, writes the blob and predicts `inputs` on the host (and the device, if given).
-DemoSection run_model(const std::string& name, const trainer::Model& model,
-                      const std::vector<DemoInput>& inputs, const std::string& out_dir,
-                      const std::optional<std::string>& device) {
-  DemoSection section;
-  section.blob_path = (std::filesystem::path(out_dir) / (name + ".pbp")).string();
-  section.blob_bytes = save_model(section.blob_path, model);
-  const HostRuntime host(section.blob_path);
+// Predicts `inputs` with the runtime on the host and, if given, on the device; fills the rows.
+void predict_on_host_and_device(DemoSection& section, const LoadedModel& host,
+                                const std::vector<DemoInput>& inputs, const std::string& name,
+                                const std::string& out_dir,
+                                const std::optional<std::string>& device) {
   std::vector<std::vector<float>> rows;
   for (const DemoInput& input : inputs) {
-    section.rows.push_back({input, host.predict(input.x), std::nullopt});
+    const std::vector<double> x(input.x.begin(), input.x.end());
+    section.rows.push_back({input, host.predict_interval(x, 0.95), std::nullopt});
     rows.push_back(input.x);
   }
-  if (device) {
-    const std::string inputs_path =
-        (std::filesystem::path(out_dir) / (name + "_inputs.f32")).string();
-    write_runner_inputs(inputs_path, rows);
-    const Clock::time_point start = Clock::now();
-    const RunnerOutput device_run = run_on_device(*device, section.blob_path, inputs_path);
-    const std::vector<OutputBits>& outputs = device_run.rows;
-    section.device_board = device_run.board;
-    section.device_seconds = seconds_since(start);
-    if (outputs.size() != rows.size()) {
-      throw std::runtime_error("the device printed " + std::to_string(outputs.size()) +
-                               " rows for " + std::to_string(rows.size()) + " inputs");
-    }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      section.rows[i].device_equal = same_bits(section.rows[i].host, outputs[i]);
-    }
+  if (!device) return;
+  const std::string inputs_path = output_path(out_dir, name + "_inputs.f32");
+  write_runner_inputs(inputs_path, rows);
+  const Clock::time_point start = Clock::now();
+  const RunnerOutput device_run = run_on_device(*device, section.blob_path, inputs_path);
+  const std::vector<OutputBits>& outputs = device_run.rows;
+  section.device_board = device_run.board;
+  section.device_seconds = seconds_since(start);
+  if (outputs.size() != rows.size()) {
+    throw std::runtime_error("the device printed " + std::to_string(outputs.size()) + " rows for " +
+                             std::to_string(rows.size()) + " inputs");
   }
-  return section;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    section.rows[i].device_equal = same_bits(section.rows[i].host, outputs[i]);
+  }
+}
+
+// Writes the blob `name`.pbp and opens it with the runtime, as a device would.
+LoadedModel save_and_open(DemoSection& section, const trainer::Model& model,
+                          const std::string& name, const std::string& out_dir) {
+  section.blob_path = output_path(out_dir, name + ".pbp");
+  section.blob_bytes = save_model(section.blob_path, model);
+  return LoadedModel::load(section.blob_path);
 }
 
 trainer::TrainOptions demo_training(uint32_t hidden, uint64_t seed) {
@@ -110,26 +113,28 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
                       {static_cast<float>(x)},
                       trainer::toy_function(x)});
   }
-  DemoSection section = run_model("toy", model, inputs, out_dir, device);
+  DemoSection section;
+  const LoadedModel host = save_and_open(section, model, "toy", out_dir);
+  predict_on_host_and_device(section, host, inputs, "toy", out_dir, device);
   section.title = "Toy problem (PBP paper, Figure 1): y = x^3 + N(0, 9), 20 points on [-4, 4]";
 
   // The paper's Figure 1, predicted by the runtime: data, truth, mean and a +-3 std band.
   plot::BandPlot band;
   band.train_x = data.x;
   band.train_y = data.y;
-  const HostRuntime host(section.blob_path);
   for (int g = 0; g <= 240; ++g) {
     const double x = -6.0 + 12.0 * g / 240.0;
-    const pbp_prediction p = host.predict({static_cast<float>(x)});
+    const RegressionPrediction p = host.predict_interval({&x, 1}, 0.95);
     band.grid_x.push_back(x);
     band.true_y.push_back(trainer::toy_function(x));
-    band.mean.push_back(p.mean);
+    band.mean.push_back(p.moments.mean);
     band.std.push_back(p.std);
   }
   band.title = "Toy problem: PBP, 1 × 100 ReLU, 20 points, mean ± 3 std";
-  section.plots.push_back(plot_path(out_dir, "toy_predictive.svg"));
+  section.plots.push_back(output_path(out_dir, "toy_predictive.svg"));
   plot::write_band_plot(section.plots.back(), band);
-  section.summary = "1 x 100 ReLU, 40 epochs, trained in " + fixed(train_seconds, 2) + " s";
+  section.summary =
+      "1 x 100 ReLU, 40 epochs, trained in " + fixed(train_seconds * 1000.0, 0) + " ms";
   section.truth_label = "x^3";
   return section;
 }
@@ -169,20 +174,21 @@ DemoSection boston_section(const std::string& csv, uint64_t seed, const std::str
   }
   inputs.push_back(unusual);
 
-  DemoSection section = run_model("boston", model, inputs, out_dir, device);
-  const LoadedModel loaded = LoadedModel::load(section.blob_path);
-  const RowPredictions predictions = predict_rows(loaded, model_rows(test_rows));
+  DemoSection section;
+  const LoadedModel host = save_and_open(section, model, "boston", out_dir);
+  predict_on_host_and_device(section, host, inputs, "boston", out_dir, device);
+  const RowPredictions predictions = predict_rows(host, model_rows(test_rows));
   const std::vector<Metric> metrics = score(predictions, test_rows.y);
-  section.plots.push_back(plot_path(out_dir, "boston_calibration.svg"));
+  section.plots.push_back(output_path(out_dir, "boston_calibration.svg"));
   write_calibration_plot(section.plots.back(), predictions, test_rows.y,
                          "Boston test houses: coverage of central predictive intervals");
-  section.plots.push_back(plot_path(out_dir, "boston_training_curve.svg"));
+  section.plots.push_back(output_path(out_dir, "boston_training_curve.svg"));
   curve.write(section.plots.back(), "Boston housing, 1 × 50 ReLU: figures after each epoch");
   section.title = "Boston housing: median value of homes in k$ (" +
                   std::to_string(train_rows.rows) + " training / " +
                   std::to_string(test_rows.rows) + " test houses)";
-  section.summary = "1 x 50 ReLU, 40 epochs, trained in " + fixed(train_seconds, 2) +
-                    " s; test RMSE " + fixed(metric_value(metrics, "rmse"), 2) + ", LL " +
+  section.summary = "1 x 50 ReLU, 40 epochs, trained in " + fixed(train_seconds * 1000.0, 0) +
+                    " ms; test RMSE " + fixed(metric_value(metrics, "rmse"), 2) + ", LL " +
                     fixed(metric_value(metrics, "loglik"), 2) + ", 95 % interval coverage " +
                     fixed(metric_value(metrics, "coverage95"), 2);
   section.truth_label = "price";

@@ -1,50 +1,24 @@
 #include "demo_report.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <stdexcept>
 
 #include "output.hpp"
 
 namespace pbp::cli {
 
-HostRuntime::HostRuntime(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
-                                std::istreambuf_iterator<char>());
-  if (!file.good() && !file.eof()) throw std::runtime_error(path + ": cannot read");
-  blob_.resize((bytes.size() + 3) / 4);
-  std::memcpy(blob_.data(), bytes.data(), bytes.size());
-  const pbp_status status = pbp_open(&model_, blob_.data(), bytes.size());
-  if (status != PBP_OK) {
-    throw std::runtime_error(path + ": invalid model blob: " + pbp_status_string(status));
-  }
-  workspace_.resize((model_.workspace_bytes + 3) / 4);
-}
-
-pbp_prediction HostRuntime::predict(const std::vector<float>& x) const {
-  pbp_prediction p{};
-  const pbp_status status =
-      pbp_predict(&model_, x.data(), static_cast<uint32_t>(x.size()), 0.95f,
-                  const_cast<uint32_t*>(workspace_.data()), workspace_.size() * 4, &p);
-  if (status != PBP_OK)
-    throw std::runtime_error(std::string("pbp_predict: ") + pbp_status_string(status));
-  return p;
-}
-
-bool same_bits(const pbp_prediction& host, const OutputBits& device) {
-  const std::pair<const char*, float> fields[] = {{"mean", host.mean},
-                                                  {"std", host.std},
-                                                  {"epistemic_variance", host.epistemic_variance},
-                                                  {"aleatoric_variance", host.aleatoric_variance},
-                                                  {"lower95", host.lower},
-                                                  {"upper95", host.upper}};
+bool same_bits(const RegressionPrediction& host, const OutputBits& device) {
+  const std::pair<const char*, double> fields[] = {
+      {"mean", host.moments.mean},
+      {"std", host.std},
+      {"epistemic_variance", host.moments.epistemic_variance},
+      {"aleatoric_variance", host.moments.aleatoric_variance},
+      {"lower95", host.lower},
+      {"upper95", host.upper}};
   for (const auto& [name, value] : fields) {
     const auto found = device.find(name);
-    if (found == device.end() || found->second != float_bits(value)) return false;
+    if (found == device.end() || found->second != float_bits(static_cast<float>(value))) {
+      return false;
+    }
   }
   return true;
 }
@@ -67,15 +41,16 @@ void print_section(std::ostream& out, const DemoSection& section, bool device_ra
       << padded("95 % interval", 22) << padded("epistemic std", 15) << padded("aleatoric std", 15)
       << "  host = device\n";
   for (const DemoRow& row : section.rows) {
-    const pbp_prediction& p = row.host;
+    const RegressionPrediction& p = row.host;
     const std::string truth = std::isnan(row.input.truth) ? "-" : fixed(row.input.truth, 1);
     const std::string interval =
         "[" + padded(fixed(p.lower, 1), 7) + ", " + padded(fixed(p.upper, 1), 7) + "]";
     const std::string equal =
         !device_ran ? "not run" : (row.device_equal.value_or(false) ? "yes" : "NO");
-    out << padded(row.input.label, 30, false) << padded(truth, 8) << padded(fixed(p.mean, 1), 12)
-        << padded(interval, 22) << padded(fixed(std::sqrt(p.epistemic_variance), 2), 15)
-        << padded(fixed(std::sqrt(p.aleatoric_variance), 2), 15) << "  " << equal << "\n";
+    out << padded(row.input.label, 30, false) << padded(truth, 8)
+        << padded(fixed(p.moments.mean, 1), 12) << padded(interval, 22)
+        << padded(fixed(std::sqrt(p.moments.epistemic_variance), 2), 15)
+        << padded(fixed(std::sqrt(p.moments.aleatoric_variance), 2), 15) << "  " << equal << "\n";
   }
   for (const std::string& plot : section.plots) out << "plot: " << plot << "\n";
 }

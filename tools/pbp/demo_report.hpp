@@ -1,4 +1,4 @@
-// `pbp demo`'s pieces: the host runtime it predicts with, and the table it prints.
+// `pbp demo`'s pieces: the host-vs-device comparison and the table it prints.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -7,24 +7,13 @@
 #include <vector>
 
 #include "device_runner.hpp"
-#include "pbp/pbp.h"
+#include "model_file.hpp"
 
 namespace pbp::cli {
 
-// A blob file opened with the freestanding runtime, as a device opens it.
-class HostRuntime {
- public:
-  explicit HostRuntime(const std::string& path);  // throws std::runtime_error if invalid
-  pbp_prediction predict(const std::vector<float>& x) const;
-
- private:
-  std::vector<uint32_t> blob_;  // 4-byte aligned, as pbp_open requires
-  std::vector<uint32_t> workspace_;
-  pbp_model model_{};
-};
-
 // Whether the device printed exactly the bits of every field of `host`.
-bool same_bits(const pbp_prediction& host, const OutputBits& device);
+// (The runtime's floats travel in doubles, which hold them exactly.)
+bool same_bits(const RegressionPrediction& host, const OutputBits& device);
 
 struct DemoInput {
   std::string label;
@@ -34,7 +23,7 @@ struct DemoInput {
 
 struct DemoRow {
   DemoInput input;
-  pbp_prediction host{};
+  RegressionPrediction host;         // the runtime on this machine, 95 % interval
   std::optional<bool> device_equal;  // empty when no device ran
 };
 

@@ -30,7 +30,11 @@ TEST(DeviceRunner, RejectsMalformedRows) {
 }
 
 TEST(DeviceRunner, SameBitsNeedsEveryFieldExactly) {
-  const pbp_prediction host{1.0f, 0.25f, 4.0f, 2.0615528f, -3.0f, 5.0f};
+  cli::RegressionPrediction host;
+  host.moments = {1.0, 0.25, 4.0};
+  host.std = 2.0615528f;
+  host.lower = -3.0;
+  host.upper = 5.0;
   cli::OutputBits device{{"mean", cli::float_bits(1.0f)},
                          {"epistemic_variance", cli::float_bits(0.25f)},
                          {"aleatoric_variance", cli::float_bits(4.0f)},
