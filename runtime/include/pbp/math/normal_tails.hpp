@@ -62,6 +62,23 @@ inline float exp_in_range(float x) {
   return p * pow2<float>(k);
 }
 
+// The fast kernels' last step, from y = erfcx(|x| / sqrt 2) and half_e = exp(-x^2/2) / 2:
+// Phi(-|x|) = half_e y, its complement, and phi/Phi (sqrt(2/pi)/y below zero; above,
+// sqrt(2/pi) half_e / (1 - Phi(-|x|))). Branch-free.
+template <class T>
+inline NormalTails<T> fast_tails_from(T x, T y, T half_e) {
+  const T q = half_e * y;
+  const T big = T(1) - q;
+  const bool negative = x < T(0);
+  NormalTails<T> t;
+  t.cdf = negative ? q : big;
+  t.cdf_minus = negative ? big : q;
+  const T num =
+      negative ? NormalConstants<T>::kSqrt2OverPi : NormalConstants<T>::kSqrt2OverPi * half_e;
+  t.pdf_over_cdf = num / (negative ? y : big);
+  return t;
+}
+
 /// The float ReLU moments' variant of normal_tails (moments.hpp): the same three values from
 /// the same formulas, with a degree-8 erfcx polynomial (Coefficients<float>::normal_r_fast) and
 /// without the compensation that makes normal_tails <= 2.6 ulp (no exact square, no two-word
@@ -80,7 +97,6 @@ __attribute__((noinline))
 #endif
 inline NormalTails<float>
 normal_tails_fast(float x) {
-  using C = NormalConstants<float>;
   const float a = abs(x);
   const float ac = a < 0x1p+60f ? a : 0x1p+60f;  // keeps 2a and a^2 finite; NaN -> 2^60
   // erfcx(a / sqrt 2) = (1 + s R(s - 1)) / (1 + a), s = 2a / (a + K) (erfcx_kernel's form).
@@ -88,16 +104,7 @@ normal_tails_fast(float x) {
   const float y = (1.0f + s * horner(s - 1.0f, Coefficients<float>::normal_r_fast)) / (1.0f + ac);
   const float h = -0.5f * (ac * ac);
   const float half_e = 0.5f * exp_in_range(h > -87.0f ? h : -87.0f);  // exp(-x^2/2) / 2
-  const float q = half_e * y;                                         // Phi(-|x|)
-  const float big = 1.0f - q;
-  const bool negative = x < 0.0f;
-  NormalTails<float> t;
-  t.cdf = negative ? q : big;
-  t.cdf_minus = negative ? big : q;
-  // phi/Phi: sqrt(2/pi)/y below zero; above, sqrt(2/pi) (e/2) / (1 - q).
-  const float num = negative ? C::kSqrt2OverPi : C::kSqrt2OverPi * half_e;
-  t.pdf_over_cdf = num / (negative ? y : big);
-  return t;
+  return fast_tails_from(x, y, half_e);
 }
 
 // exp(hi + lo) / 2 for hi <= 0 and |lo| <= ~ulp(hi) (the double normal_tails_fast's exp):
@@ -138,16 +145,7 @@ inline NormalTails<double> normal_tails_fast(double x) {
   const double y = (1.0 + s * estrin(s - 1.0, Coefficients<double>::normal_r_fast)) / (1.0 + a);
   const double square = a * a;
   const double half_e = half_exp_nonpositive(-0.5 * square, -0.5 * two_product_error(a, a, square));
-  const double q = half_e * y;  // Phi(-|x|)
-  const double big = 1.0 - q;
-  const bool negative = x < 0.0;
-  NormalTails<double> t;
-  t.cdf = negative ? q : big;
-  t.cdf_minus = negative ? big : q;
-  // phi/Phi: sqrt(2/pi)/y below zero; above, sqrt(2/pi) (e/2) / (1 - q).
-  const double num = negative ? C::kSqrt2OverPi : C::kSqrt2OverPi * half_e;
-  t.pdf_over_cdf = num / (negative ? y : big);
-  return t;
+  return fast_tails_from(x, y, half_e);
 }
 
 // normal_quantile's tail guess (kQuantileGuess) as float constants, converted at compile time
