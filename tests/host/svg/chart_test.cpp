@@ -4,39 +4,20 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "chart_queries.hpp"
 #include "pbp/plot/chart.hpp"
 #include "pbp/trainer/random.hpp"
-#include "xml_check.hpp"
 
 namespace pbp::plot {
 namespace {
 
-using xml_test::Element;
-
-Element parse(const std::string& document) {
-  xml_test::ParseResult parsed = xml_test::parse_xml(document);
-  if (!parsed.root) throw std::runtime_error(parsed.error + "\n" + document);
-  return *parsed.root;
-}
+using chart_test::axis_ticks;
+using chart_test::Element;
+using chart_test::parse;
+using chart_test::texts;
 
 double attribute(const Element* element, const std::string& key) {
   return std::stod(element->attributes.at(key));
-}
-
-// Tick labels of one axis: x labels are centred under their tick, y labels end at theirs.
-std::vector<std::string> axis_ticks(const Element& root, char axis) {
-  std::vector<std::string> found;
-  for (const Element* text : root.with_class("text", "tick")) {
-    const bool centred = text->attributes.at("text-anchor") == "middle";
-    if (centred == (axis == 'x')) found.push_back(text->text);
-  }
-  return found;
-}
-
-std::vector<std::string> texts(const Element& root, const std::string& css_class) {
-  std::vector<std::string> found;
-  for (const Element* text : root.with_class("text", css_class)) found.push_back(text->text);
-  return found;
 }
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {

@@ -7,36 +7,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "chart_queries.hpp"
 #include "pbp/plot/plots.hpp"
 #include "pbp/trainer/random.hpp"
-#include "xml_check.hpp"
 
 namespace pbp::plot {
 namespace {
 
-using xml_test::Element;
-
-Element parse(const std::string& document) {
-  xml_test::ParseResult parsed = xml_test::parse_xml(document);
-  if (!parsed.root) throw std::runtime_error(parsed.error + "\n" + document);
-  return *parsed.root;
-}
-
-// Tick labels of one axis: x labels are centred under their tick, y labels end at theirs.
-std::vector<std::string> axis_ticks(const Element& root, char axis) {
-  std::vector<std::string> found;
-  for (const Element* text : root.with_class("text", "tick")) {
-    const bool centred = text->attributes.at("text-anchor") == "middle";
-    if (centred == (axis == 'x')) found.push_back(text->text);
-  }
-  return found;
-}
-
-std::vector<std::string> texts(const Element& root, const std::string& css_class) {
-  std::vector<std::string> found;
-  for (const Element* text : root.with_class("text", css_class)) found.push_back(text->text);
-  return found;
-}
+using chart_test::axis_ticks;
+using chart_test::Element;
+using chart_test::parse;
+using chart_test::texts;
 
 // The PBP paper's toy problem, with a made-up predictive distribution.
 BandPlot toy_band() {
