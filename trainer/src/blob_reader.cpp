@@ -2,7 +2,6 @@
 // layout in format.hpp, so `pbp verify` can compare the trainer's arithmetic with the runtime's
 // on the very weights a device holds.
 #include <cstring>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,6 +50,10 @@ class BlobReader {
     return values;
   }
 
+  std::span<const uint8_t> bytes(size_t at, uint32_t length) const {
+    return blob_.subspan(at, length);
+  }
+
   std::string text(size_t at, uint32_t length) const {
     return std::string(reinterpret_cast<const char*>(&blob_[at]), length);
   }
@@ -61,7 +64,10 @@ class BlobReader {
   uint32_t section_length_[fmt::kKnownSectionTypes + 1] = {};
 };
 
-void read_metadata(const BlobReader& blob, Metadata& metadata) {
+// The metadata entries into model.metadata, and the ARD input priors into model.input_priors
+// (after the layers: their count is the model's inputs).
+void read_metadata(const BlobReader& blob, Model& model) {
+  Metadata& metadata = model.metadata;
   const uint32_t start = blob.section(fmt::SectionType::metadata);
   const uint32_t end = start + blob.section_length(fmt::SectionType::metadata);
   for (uint32_t at = start; at < end;) {
@@ -85,7 +91,9 @@ void read_metadata(const BlobReader& blob, Metadata& metadata) {
         metadata.feature_names.push_back(blob.text(value, length));
         break;
       case fmt::MetadataKey::input_prior_precision:
-        break;  // read_input_priors (input_relevance.hpp) decodes and checks it
+        if (!model.input_priors.empty()) throw std::invalid_argument("input priors appear twice");
+        model.input_priors = decode_input_priors(blob.bytes(value, length), model.input_count());
+        break;
     }
     at = value + fmt::padded_to_4(length);
   }
@@ -134,11 +142,7 @@ Model read_blob(std::span<const uint8_t> blob) {
   standardisation.input_mean = reader.tensor(s + fmt::standardisation_section::kInputMean);
   standardisation.input_std = reader.tensor(s + fmt::standardisation_section::kInputStd);
 
-  if (reader.section_length(fmt::SectionType::metadata) != 0) read_metadata(reader, model.metadata);
-  if (std::optional<std::vector<Gamma>> priors = read_input_priors(
-          std::span<const uint8_t>(opened.metadata, opened.metadata_size), opened.input_count)) {
-    model.input_priors = std::move(*priors);
-  }
+  if (reader.section_length(fmt::SectionType::metadata) != 0) read_metadata(reader, model);
   return model;
 }
 

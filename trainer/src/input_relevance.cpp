@@ -53,6 +53,28 @@ std::vector<uint8_t> encode_input_priors(std::span<const Gamma> input_priors) {
   return value;
 }
 
+std::vector<Gamma> decode_input_priors(std::span<const uint8_t> value, uint32_t input_count) {
+  const uint64_t records = uint64_t{input_count} + 1;
+  if (value.size() != records * fmt::input_prior_record::kSize) {
+    throw std::runtime_error(
+        "input_prior_precision holds " + std::to_string(value.size()) + " bytes, not " +
+        std::to_string(records * fmt::input_prior_record::kSize) + " (a and b for each of " +
+        std::to_string(input_count) + " inputs and the bias)");
+  }
+  std::vector<Gamma> priors;
+  for (uint64_t k = 0; k < records; ++k) {
+    const uint8_t* record = value.data() + k * fmt::input_prior_record::kSize;
+    const float a = fmt::load_f32(record + fmt::input_prior_record::kA);
+    const float b = fmt::load_f32(record + fmt::input_prior_record::kB);
+    if (!valid_gamma(a, b)) {
+      throw std::runtime_error("input_prior_precision record " + std::to_string(k) +
+                               " is not a Gamma with finite a > 1 and b > 0");
+    }
+    priors.push_back(Gamma{a, b});
+  }
+  return priors;
+}
+
 std::optional<std::vector<Gamma>> read_input_priors(std::span<const uint8_t> metadata,
                                                     uint32_t input_count) {
   std::optional<std::vector<Gamma>> priors;
@@ -71,25 +93,8 @@ std::optional<std::vector<Gamma>> read_input_priors(std::span<const uint8_t> met
     offset += fmt::metadata_entry::kHeaderSize + padded;
     if (key != static_cast<uint32_t>(fmt::MetadataKey::input_prior_precision)) continue;
     if (priors) throw std::runtime_error("input_prior_precision appears twice");
-    const uint64_t records = uint64_t{input_count} + 1;
-    if (length != records * fmt::input_prior_record::kSize) {
-      throw std::runtime_error(
-          "input_prior_precision holds " + std::to_string(length) + " bytes, not " +
-          std::to_string(records * fmt::input_prior_record::kSize) + " (a and b for each of " +
-          std::to_string(input_count) + " inputs and the bias)");
-    }
-    priors.emplace();
-    for (uint64_t k = 0; k < records; ++k) {
-      const uint8_t* record =
-          entry + fmt::metadata_entry::kHeaderSize + k * fmt::input_prior_record::kSize;
-      const float a = fmt::load_f32(record + fmt::input_prior_record::kA);
-      const float b = fmt::load_f32(record + fmt::input_prior_record::kB);
-      if (!valid_gamma(a, b)) {
-        throw std::runtime_error("input_prior_precision record " + std::to_string(k) +
-                                 " is not a Gamma with finite a > 1 and b > 0");
-      }
-      priors->push_back(Gamma{a, b});
-    }
+    priors = decode_input_priors(
+        {entry + fmt::metadata_entry::kHeaderSize, static_cast<size_t>(length)}, input_count);
   }
   return priors;
 }

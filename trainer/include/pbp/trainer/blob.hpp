@@ -18,7 +18,8 @@ std::vector<uint8_t> write_blob(const Model& model);
 // The Model a blob holds, every value widened from float32 to double: write_blob's inverse up to
 // that rounding (read_blob(write_blob(m)) writes the same bytes again). The blob is validated by
 // the runtime's pbp_open first, so only a blob a device would accept is read; throws
-// std::invalid_argument with the runtime's status text otherwise.
+// std::invalid_argument with the runtime's status text otherwise (and std::runtime_error for an
+// ARD input-prior entry the runtime skips but that is malformed: decode_input_priors).
 Model read_blob(std::span<const uint8_t> blob);
 
 // write_blob, then write_file_atomically (atomic_file.hpp) to `path`.

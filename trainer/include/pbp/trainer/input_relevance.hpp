@@ -27,6 +27,10 @@ std::vector<InputRelevance> input_relevance(std::span<const Gamma> input_priors)
 // std::invalid_argument unless every a > 1 and b > 0 is finite after rounding to float32.
 std::vector<uint8_t> encode_input_priors(std::span<const Gamma> input_priors);
 
+// The value of one input_prior_precision entry: input_count + 1 records. Throws
+// std::runtime_error for another length or a record that is not a Gamma with a > 1, b > 0.
+std::vector<Gamma> decode_input_priors(std::span<const uint8_t> value, uint32_t input_count);
+
 // The input_prior_precision entry of a blob's metadata section (`metadata` as pbp_open found it):
 // empty if there is none; throws std::runtime_error if an entry does not fit, the entry appears
 // twice, or it does not hold input_count + 1 valid records.
