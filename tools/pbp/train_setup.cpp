@@ -75,8 +75,9 @@ trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOpti
 }  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"labels"},  {"target"},  {"task"},   {"classes"}, {"algorithm"}, {"prior"},
-          {"softmax"}, {"samples"}, {"hidden"}, {"epochs"},  {"seed"},      {"threads"}};
+  return {{"labels"}, {"target"},  {"task"},     {"classes"}, {"algorithm"},
+          {"prior"},  {"softmax"}, {"samples"},  {"hidden"},  {"epochs"},
+          {"seed"},   {"threads"}, {"inference"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -93,6 +94,9 @@ const char* const kTrainingOptionsHelp =
     "                       fixed for binary and multiclass, where learning it is unstable;\n"
     "                       or ard: learned, with one prior precision per input on its\n"
     "                       first-layer weights (pbp inspect shows each input's relevance)\n"
+    "  --inference I        adf (default: PBP's assumed density filtering, every epoch counts\n"
+    "                       the data again) or sep (stochastic EP: one averaged factor, the\n"
+    "                       data counted once however many epochs run; broader posteriors)\n"
     "  --softmax S          multiclass: mean-field (default; the approximation of E[softmax]\n"
     "                       that predictions use), bound (the paper's log bound) or sampled\n"
     "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
@@ -137,6 +141,15 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
                                     : trainer::PriorMode::learned;
     if (train.prior == trainer::PriorMode::ard && train.algorithm == trainer::Algorithm::ebp) {
       throw UsageError("--prior ard goes with --algorithm pbp (EBP keeps the prior fixed)");
+    }
+  }
+  if (const auto inference = options.text("inference")) {
+    if (*inference != "adf" && *inference != "sep") {
+      throw UsageError("--inference expects adf or sep, got '" + *inference + "'");
+    }
+    train.inference = *inference == "sep" ? trainer::Inference::sep : trainer::Inference::adf;
+    if (train.inference == trainer::Inference::sep && train.algorithm == trainer::Algorithm::ebp) {
+      throw UsageError("--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
     }
   }
   softmax_options(options, train);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pbp/trainer/adf.hpp"
+#include "pbp/trainer/averaged_sites.hpp"
 #include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
@@ -103,6 +104,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   if (options.prior == PriorMode::ard && options.algorithm == Algorithm::ebp) {
     throw std::invalid_argument("the ARD prior needs PBP: EBP keeps the prior fixed");
   }
+  if (options.inference == Inference::sep && options.algorithm == Algorithm::ebp) {
+    throw std::invalid_argument("SEP needs PBP: EBP keeps the variances fixed");
+  }
 
   const uint32_t classes = check_targets(data, options);
   const uint32_t outputs = options.task == Task::multiclass ? classes : 1;
@@ -153,6 +157,13 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
                (options.prior == PriorMode::automatic &&
                 (options.task == Task::regression || options.task == Task::count)));
   const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
+  const bool sep = options.inference == Inference::sep;
+  PaddedPriorSites prior_sites;
+  if (sep) prior_sites = pad_prior_sites(workspace, factors);
+  const size_t removal_period = updates_per_site_removal(data.rows);
+  const double removed_fraction =
+      static_cast<double>(removal_period) / static_cast<double>(data.rows);
+  const Gamma noise_prior = model.noise;
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});
 
@@ -161,7 +172,14 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     random.shuffle(order);
     // The updates run on the workspace's padded copy of the weights (see AdfWorkspace); the
     // prior refinement and on_epoch see model.layers.
-    for (size_t i : order) {
+    for (size_t n = 0; n < order.size(); ++n) {
+      const size_t i = order[n];
+      if (sep && n % removal_period == 0) {  // the cavity of the next removal_period updates
+        remove_averaged_sites(workspace, prior_sites, removed_fraction);
+        if (options.task == Task::regression) {
+          remove_averaged_sites(model.noise, noise_prior, removed_fraction);
+        }
+      }
       const AdfOutcome outcome =
           adf_update_loaded(*likelihood, x.data() + i * data.inputs, y[i], workspace, update);
       local.weight_updates_rejected += outcome.rejected_weights;
@@ -174,6 +192,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       model.prior = priors[0];
       if (ard) model.input_priors.assign(priors.begin() + 1, priors.end());
       workspace.load(model.layers);
+      if (sep) prior_sites = pad_prior_sites(workspace, factors);
       local.prior_factor_updates += refined.attempted;
       local.prior_factor_skipped += refined.skipped;
     }

@@ -39,6 +39,9 @@ TEST_F(TaskErrors, OptionsMustFitTheTask) {
         "--samples goes with --softmax sampled");
   usage({"--task", "multiclass", "--samples", "0"}, "--samples must be between 1 and 100000");
   usage({"--algorithm", "sgd"}, "--algorithm expects pbp or ebp");
+  usage({"--inference", "ep"}, "--inference expects adf or sep, got 'ep'");
+  usage({"--algorithm", "ebp", "--inference", "sep"},
+        "--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
   expect_error(run_pbp({"crossval", "--data", d, "--splits", "2", "--task", "poisson"}), 2,
                "pbp crossval: --task expects");
 }

@@ -47,6 +47,14 @@ enum class InitialMeans : uint32_t { automatic = 0, paper = 1, unit = 2 };
 // every deeper weight (Model::input_priors), with damped EP updates (prior.hpp).
 enum class PriorMode : uint32_t { automatic = 0, learned = 1, fixed = 2, ard = 3 };
 
+// How the likelihood factors meet q: ADF, PBP's assumed density filtering, multiplies every
+// point's factor into q again on every pass, so E epochs count the data E times and q grows more
+// confident with each epoch; SEP (stochastic EP, averaged_sites.hpp) keeps one averaged factor, so
+// q counts each point once however many epochs run. SEP is the better-founded posterior, but the
+// mean-field one it converges to is broad: Fashion-MNIST 784-400-400-10, 8 epochs, accuracy
+// 0.859 and underconfident (mean confidence 0.842), against ADF's 0.888.
+enum class Inference : uint32_t { adf = 0, sep = 1 };
+
 struct TrainOptions {
   std::vector<uint32_t> hidden{50};  // widths of the ReLU hidden layers
   uint32_t epochs = 40;
@@ -58,6 +66,7 @@ struct TrainOptions {
   SoftmaxApproximation softmax = SoftmaxApproximation::mean_field;
   uint32_t samples = 10;  // draws per update for SoftmaxApproximation::sampled
   InitialMeans initial_means = InitialMeans::automatic;
+  Inference inference = Inference::adf;
   // Threads per ADF update (1 or 2: wide layers are split in two parts, see AdfWorkspace); the
   // model is the same bits whatever the count.
   uint32_t threads = 1;
