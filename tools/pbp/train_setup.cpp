@@ -75,9 +75,9 @@ trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOpti
 }  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"labels"}, {"target"},  {"task"},     {"classes"}, {"algorithm"},
-          {"prior"},  {"softmax"}, {"samples"},  {"hidden"},  {"epochs"},
-          {"seed"},   {"threads"}, {"inference"}};
+  return {{"labels"}, {"target"},  {"task"},      {"classes"},  {"algorithm"},
+          {"prior"},  {"softmax"}, {"samples"},   {"hidden"},   {"epochs"},
+          {"seed"},   {"threads"}, {"inference"}, {"averaging"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -97,6 +97,9 @@ const char* const kTrainingOptionsHelp =
     "  --inference I        adf (default: PBP's assumed density filtering, every epoch counts\n"
     "                       the data again) or sep (stochastic EP: one averaged factor, the\n"
     "                       data counted once however many epochs run; broader posteriors)\n"
+    "  --averaging A        on: each epoch's model is the average of the posterior over the\n"
+    "                       epoch's updates; off: the posterior the epoch ends on (default:\n"
+    "                       on for multiclass, off for the other tasks)\n"
     "  --softmax S          multiclass: mean-field (default; the approximation of E[softmax]\n"
     "                       that predictions use), bound (the paper's log bound) or sampled\n"
     "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
@@ -151,6 +154,13 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
     if (train.inference == trainer::Inference::sep && train.algorithm == trainer::Algorithm::ebp) {
       throw UsageError("--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
     }
+  }
+  if (const auto averaging = options.text("averaging")) {
+    if (*averaging != "on" && *averaging != "off") {
+      throw UsageError("--averaging expects on or off, got '" + *averaging + "'");
+    }
+    train.averaging =
+        *averaging == "on" ? trainer::IterateAveraging::on : trainer::IterateAveraging::off;
   }
   softmax_options(options, train);
   const uint64_t threads = options.unsigned_integer(

@@ -4,11 +4,13 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "pbp/trainer/adf.hpp"
 #include "pbp/trainer/averaged_sites.hpp"
+#include "pbp/trainer/iterate_average.hpp"
 #include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
@@ -164,6 +166,12 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   const double removed_fraction =
       static_cast<double>(removal_period) / static_cast<double>(data.rows);
   const Gamma noise_prior = model.noise;
+  const bool averaging =
+      options.averaging == IterateAveraging::on ||
+      (options.averaging == IterateAveraging::automatic && options.task == Task::multiclass);
+  std::optional<IterateAverage> average;
+  if (averaging) average.emplace(workspace);
+  const size_t average_period = updates_per_averaged_iterate(data.rows);
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});
 
@@ -172,8 +180,10 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     random.shuffle(order);
     // The updates run on the workspace's padded copy of the weights (see AdfWorkspace); the
     // prior refinement and on_epoch see model.layers.
+    if (average) average->clear();
     for (size_t n = 0; n < order.size(); ++n) {
       const size_t i = order[n];
+      if (average && n > 0 && n % average_period == 0) average->add(workspace);
       if (sep && n % removal_period == 0) {  // the cavity of the next removal_period updates
         remove_averaged_sites(workspace, prior_sites, removed_fraction);
         if (options.task == Task::regression) {
@@ -185,6 +195,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       local.weight_updates_rejected += outcome.rejected_weights;
       ++local.updates;
     }
+    if (average) average->add(workspace);  // the epoch's last q
     workspace.store(model.layers);
     if (learn_prior) {
       const PriorRefinement refined =
@@ -196,6 +207,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       local.prior_factor_updates += refined.attempted;
       local.prior_factor_skipped += refined.skipped;
     }
+    // The epoch's model is the average; training goes on from the last q, still in workspace
+    // (model.layers is stored from it again before the next refinement).
+    if (average) average->store(workspace, model.layers);
     if (options.on_epoch) options.on_epoch(epoch + 1, options.epochs, model);
   }
   if (report) *report = local;

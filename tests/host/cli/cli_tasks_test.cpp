@@ -42,6 +42,7 @@ TEST_F(TaskErrors, OptionsMustFitTheTask) {
   usage({"--inference", "ep"}, "--inference expects adf or sep, got 'ep'");
   usage({"--algorithm", "ebp", "--inference", "sep"},
         "--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
+  usage({"--averaging", "yes"}, "--averaging expects on or off, got 'yes'");
   expect_error(run_pbp({"crossval", "--data", d, "--splits", "2", "--task", "poisson"}), 2,
                "pbp crossval: --task expects");
 }
@@ -183,6 +184,41 @@ TEST_F(TaskEndToEnd, MulticlassAndCountPredictColumns) {
       run_pbp({"eval", "--model", path("n.pbp"), "--data", path("n.csv"), "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"mad\": "), std::string::npos) << json.out;
+}
+
+// Multiclass averages each epoch's iterates by default (--averaging on gives the same bytes, off
+// others); --inference sep trains another model; regression keeps the last iterate by default.
+TEST_F(TaskEndToEnd, InferenceAndAveragingOptionsChooseTheModel) {
+  std::string classes = "a,b,class\n";
+  for (int i = 0; i < 40; ++i) {
+    classes +=
+        std::to_string(i % 5) + "," + std::to_string(i % 7) + "," + std::to_string(i % 3) + "\n";
+  }
+  write_file(path("m.csv"), classes);
+  auto blob = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {"train",      "--data",   path("m.csv"),
+                                          "--out",      path(name), "--task",
+                                          "multiclass", "--epochs", "2"};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    const RunResult result = run_pbp(arguments);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return read_file(path(name));
+  };
+  const std::string standard = blob("d.pbp", {});
+  EXPECT_EQ(blob("on.pbp", {"--averaging", "on"}), standard);
+  EXPECT_NE(blob("off.pbp", {"--averaging", "off"}), standard);
+  EXPECT_NE(blob("sep.pbp", {"--inference", "sep"}), standard);
+  EXPECT_EQ(blob("adf.pbp", {"--inference", "adf"}), standard);
+  write_file(path("r.csv"), regression_csv(30));
+  auto regression = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {"train",    "--data", path("r.csv"), "--out", path(name),
+                                          "--epochs", "2"};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    EXPECT_EQ(run_pbp(arguments).exit_code, 0);
+    return read_file(path(name));
+  };
+  EXPECT_EQ(regression("r_off.pbp", {"--averaging", "off"}), regression("r.pbp", {}));
+  EXPECT_NE(regression("r_on.pbp", {"--averaging", "on"}), regression("r.pbp", {}));
 }
 
 }  // namespace
