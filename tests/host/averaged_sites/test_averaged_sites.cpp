@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "../prior_refinement/prior_test_support.hpp"
 #include "pbp/trainer/averaged_sites.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"
@@ -85,18 +86,11 @@ TEST(AveragedSites, GammaRemovalMovesTowardsItsPrior) {
   EXPECT_DOUBLE_EQ(posterior.b, 0.75 * 31.0 + 0.25 * 6.0);
 }
 
-// Regression data y = sin(x0) + 0.5 x1 + noise.
+// y = sin(x0) + 0.5 x1 + noise of std 0.3, standard normal inputs.
 Dataset regression_data(size_t rows) {
-  Random random(5);
-  Dataset d;
-  d.rows = rows;
-  d.inputs = 2;
-  for (size_t i = 0; i < rows; ++i) {
-    const double x0 = random.normal(), x1 = random.normal();
-    d.x.insert(d.x.end(), {x0, x1});
-    d.y.push_back(std::sin(x0) + 0.5 * x1 + 0.3 * random.normal());
-  }
-  return d;
+  return test::synthetic(
+      5, rows, 2, [](double v, size_t k) { return k == 0 ? std::sin(v) : 0.5 * v; }, 0.3,
+      [](double t) { return t; });
 }
 
 // The data's share of the weights' precision, summed over the network (prior factor: the

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "../prior_refinement/prior_test_support.hpp"
 #include "pbp/trainer/iterate_average.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"
@@ -63,16 +64,9 @@ TEST(IterateAverage, AveragesPrecisionAndMeanTimesPrecision) {
 }
 
 Dataset regression_data(size_t rows) {
-  Random random(7);
-  Dataset d;
-  d.rows = rows;
-  d.inputs = 2;
-  for (size_t i = 0; i < rows; ++i) {
-    const double x0 = random.normal(), x1 = random.normal();
-    d.x.insert(d.x.end(), {x0, x1});
-    d.y.push_back(std::sin(x0) + 0.5 * x1 + 0.3 * random.normal());
-  }
-  return d;
+  return test::synthetic(
+      7, rows, 2, [](double v, size_t k) { return k == 0 ? std::sin(v) : 0.5 * v; }, 0.3,
+      [](double t) { return t; });
 }
 
 double total_precision(const Model& model) {
