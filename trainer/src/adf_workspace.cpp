@@ -73,26 +73,20 @@ AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers, uint32_t threads) {
 void AdfWorkspace::load(const std::vector<Layer>& layers) {
   for (size_t l = 0; l < weights.size(); ++l) {
     PaddedLayer& w = weights[l];
-    const uint32_t row = layers[l].row_length();
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      for (uint32_t k = 0; k < row; ++k) {
-        w.mean[w.index(j, k)] = layers[l].mean[size_t{j} * row + k];
-        w.variance[w.index(j, k)] = layers[l].variance[size_t{j} * row + k];
-      }
-    }
+    w.for_each_weight([&](size_t padded, size_t i) {
+      w.mean[padded] = layers[l].mean[i];
+      w.variance[padded] = layers[l].variance[i];
+    });
   }
 }
 
 void AdfWorkspace::store(std::vector<Layer>& layers) const {
   for (size_t l = 0; l < weights.size(); ++l) {
     const PaddedLayer& w = weights[l];
-    const uint32_t row = layers[l].row_length();
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      for (uint32_t k = 0; k < row; ++k) {
-        layers[l].mean[size_t{j} * row + k] = w.mean[w.index(j, k)];
-        layers[l].variance[size_t{j} * row + k] = w.variance[w.index(j, k)];
-      }
-    }
+    w.for_each_weight([&](size_t padded, size_t i) {
+      layers[l].mean[i] = w.mean[padded];
+      layers[l].variance[i] = w.variance[padded];
+    });
   }
 }
 

@@ -13,14 +13,10 @@ PaddedPriorSites pad_prior_sites(const AdfWorkspace& ws, const PriorFactors& fac
     const PaddedLayer& w = ws.weights[l];
     sites.mean_times_precision[l].assign(w.mean.size(), 0.0);  // pads: mean 0,
     sites.precision[l].assign(w.mean.size(), 1.0);             // variance 1
-    const uint32_t row = w.inputs + 1;
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      for (uint32_t k = 0; k < row; ++k) {
-        const PriorFactor& f = factors[l][size_t{j} * row + k];
-        sites.mean_times_precision[l][w.index(j, k)] = f.mean_times_precision;
-        sites.precision[l][w.index(j, k)] = f.precision;
-      }
-    }
+    w.for_each_weight([&](size_t padded, size_t i) {
+      sites.mean_times_precision[l][padded] = factors[l][i].mean_times_precision;
+      sites.precision[l][padded] = factors[l][i].precision;
+    });
   }
   return sites;
 }

@@ -38,15 +38,10 @@ void IterateAverage::store(const AdfWorkspace& ws, std::vector<Layer>& layers) c
   const double count = static_cast<double>(count_);
   for (size_t l = 0; l < ws.weights.size(); ++l) {
     const PaddedLayer& w = ws.weights[l];
-    const uint32_t row = layers[l].row_length();
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      for (uint32_t k = 0; k < row; ++k) {
-        const size_t i = w.index(j, k);
-        layers[l].variance[size_t{j} * row + k] = count / sum_precision_[l][i];
-        layers[l].mean[size_t{j} * row + k] =
-            sum_mean_times_precision_[l][i] / sum_precision_[l][i];
-      }
-    }
+    w.for_each_weight([&](size_t padded, size_t i) {
+      layers[l].variance[i] = count / sum_precision_[l][padded];
+      layers[l].mean[i] = sum_mean_times_precision_[l][padded] / sum_precision_[l][padded];
+    });
   }
 }
 

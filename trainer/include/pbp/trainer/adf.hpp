@@ -67,6 +67,14 @@ struct PaddedLayer {
   size_t index(uint32_t j, uint32_t k) const {
     return input_major ? size_t{k} * stride + j : size_t{j} * stride + k;
   }
+  // Calls f(padded index, row-major index as in Layer::mean) for every weight, pads excluded.
+  template <class F>
+  void for_each_weight(F f) const {
+    const uint32_t row = inputs + 1;
+    for (uint32_t j = 0; j < outputs; ++j) {
+      for (uint32_t k = 0; k < row; ++k) f(index(j, k), size_t{j} * row + k);
+    }
+  }
 };
 
 // Scratch buffers for one network, allocated once and reused for every update (no allocation
