@@ -93,7 +93,7 @@ pbp_status read_layers(Span section, Span tensor_data, pbp_model* model) {
     weight_count += static_cast<uint64_t>(layer.outputs) * (layer.inputs + 1u);
     if (layer.outputs > model->max_width) model->max_width = layer.outputs;
   }
-  // Every weight occupies 8 bytes of a blob smaller than 4 GiB, so this fits.
+  // Fits once check_tensors_disjoint has passed (<= size / 8); a failed open zeroes the model.
   model->weight_count = static_cast<uint32_t>(weight_count);
   return PBP_OK;
 }
@@ -118,6 +118,36 @@ pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model
   return check_stds(model->input_std, model->input_count);
 }
 
+// No two tensors share a byte. Then every weight has 8 bytes of its own in a blob smaller than
+// 4 GiB, so weight_count and 8 x weight_count fit in 32 bits, and a prediction's work is bounded
+// by the blob's size. (Aliased tensors could repeat one byte range in every layer.)
+pbp_status check_tensors_disjoint(const pbp_model* model) {
+  struct Range {
+    uintptr_t begin, end;
+  };
+  Range ranges[2 * PBP_MAX_LAYERS + 2];
+  uint32_t count = 0;
+  const auto add = [&ranges, &count](const float* elements, uint32_t element_count) {
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(elements);
+    ranges[count++] = Range{begin, begin + sizeof(float) * element_count};
+  };
+  for (uint32_t l = 0; l < model->layer_count; ++l) {
+    const pbp_layer& layer = model->layers[l];
+    add(layer.mean, layer.outputs * (layer.inputs + 1u));
+    add(layer.variance, layer.outputs * (layer.inputs + 1u));
+  }
+  add(model->input_mean, model->input_count);
+  add(model->input_std, model->input_count);
+  for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t j = i + 1; j < count; ++j) {
+      if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) {
+        return PBP_ERR_TENSOR_OVERLAP;
+      }
+    }
+  }
+  return PBP_OK;
+}
+
 pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   pbp_status status = check_envelope(blob, size);
   if (status != PBP_OK) return status;
@@ -131,6 +161,8 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   status = read_layers(sections.layers, sections.tensor_data, model);
   if (status != PBP_OK) return status;
   status = read_standardisation(sections.standardisation, sections.tensor_data, model);
+  if (status != PBP_OK) return status;
+  status = check_tensors_disjoint(model);
   if (status != PBP_OK) return status;
   if (sections.metadata.data != nullptr) {
     status = read_metadata(sections.metadata, model);

@@ -95,11 +95,13 @@ typedef enum pbp_status {
   PBP_ERR_WRONG_TASK = 38,          /* predict function not for the model's task (PBP_TASK_*) */
   PBP_ERR_OUTPUT_CAPACITY = 39,     /* probabilities buffer shorter than the class count */
   PBP_ERR_COUNT_STEPS = 40,         /* count interval needs > PBP_COUNT_MAX_STEPS pmf terms */
-  /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi). */
+  PBP_ERR_TENSOR_OVERLAP = 41,      /* two tensors share bytes (checked once all are located) */
+  /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
+   */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_STATUS_COUNT 41
+#define PBP_STATUS_COUNT 42
 
 /* Tasks (format field) and the output count each needs, with the predict function for it.
  * Calling another predict function returns PBP_ERR_WRONG_TASK. */
@@ -137,7 +139,7 @@ typedef struct pbp_model {
   uint32_t output_count; /* multiclass: the class count (2 .. PBP_MAX_CLASSES); else 1 */
   uint32_t layer_count;  /* 1 .. PBP_MAX_LAYERS */
   uint32_t max_width;    /* largest layer width */
-  uint32_t weight_count; /* sum over layers of outputs * (inputs + 1) */
+  uint32_t weight_count; /* sum over layers of outputs * (inputs + 1); <= blob size / 8 */
   uint32_t
       workspace_bytes;    /* what pbp_predict needs: PBP_WORKSPACE_BYTES(input_count, max_width) */
   float noise_a, noise_b; /* Gamma on the noise precision (standardised units), a > 1, b > 0 */

@@ -198,6 +198,26 @@ PBP_TEST(tensor_descriptors) {
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_SIZE);
 }
 
+// Tensors that share bytes are refused (SECURITY.md): otherwise the same byte range could serve
+// every layer, and weight_count (the sum of the layers' weights) could pass 2^32 in a blob of a
+// few hundred MiB. Here layer 1's variances (4, all >= 0) alias layer 0's: valid values, so only
+// the overlap check can refuse them.
+PBP_TEST(aliased_tensors) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  const uint32_t layer0_variance = fmt::load_u32(
+      pbp_test::layer_record(blob, 0) + fmt::layer_record::kVariance + fmt::tensor::kOffset);
+  // The same start, one element in, and the last 4 of layer 0's 9 variances.
+  const uint32_t shifts[3] = {0, 1, 5};
+  for (uint32_t shift : shifts) {
+    pbp_test::tiny_copy();
+    set_u32(pbp_test::layer_record(blob, 1) + fmt::layer_record::kVariance + fmt::tensor::kOffset,
+            layer0_variance + 4u * shift);
+    EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_OVERLAP);
+  }
+  // Adjacent is not overlapping: the tiny blob itself packs its tensors back to back.
+  EXPECT_STATUS(pbp_test::open_blob(pbp_test::tiny_copy()), PBP_OK);
+}
+
 PBP_TEST(values) {
   EditableBlob& blob = pbp_test::tiny_copy();
   const float nan = pbp::math::quiet_nan<float>();
