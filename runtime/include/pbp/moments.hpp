@@ -258,7 +258,8 @@ struct ReluMoments {
 // sd and alpha = m / sd, the normal tails at alpha, gamma, then the moments.
 template <class T>
 inline T relu_sd(T v) {
-  return math::sqrt(v > T(0) ? v : T(1));  // 1 for v == 0: the deterministic ReLU ignores alpha
+  // 1 for v == 0 (the deterministic ReLU ignores alpha); NaN stays NaN.
+  return math::sqrt(v <= T(0) ? T(1) : v);
 }
 template <class T>
 inline T relu_alpha(T m, T sd) {
@@ -299,12 +300,15 @@ inline T relu_gamma(T alpha, const math::NormalTails<T>& tails) {
 // kRatioOnly the ratio alone (right for alpha >= -30: a caller that handles the series branch
 // apart). Valid for finite m and v >= 0; v == 0 gives the deterministic ReLU. Branch-free
 // (selects only), so that a loop over units vectorises; lanes not selected may hold NaN
-// harmlessly.
+// harmlessly. Non-finite in, non-finite out: a NaN or infinite m or v (an overflowed sum), or
+// an intermediate that overflows (alpha, gamma^2), gives a NaN or infinite mean or variance,
+// never a finite unit that hides it: every select below lets NaN through, and the deterministic
+// "off" value is m - m (+0 for finite m, NaN for -inf). Finite cases keep their bits.
 template <class T, bool kRatioOnly = false>
 inline ReluMoments<T> relu_moments_from(T m, T v, T sd, T alpha,
                                         const math::NormalTails<T>& tails) {
   ReluMoments<T> r;
-  const bool random = v > T(0);
+  const bool random = !(v <= T(0));  // NaN v takes the closed form, which propagates it
   r.sd = sd;
   r.alpha = alpha;
   r.cdf = tails.cdf;
@@ -315,10 +319,11 @@ inline ReluMoments<T> relu_moments_from(T m, T v, T sd, T alpha,
   const T mean = r.cdf * shifted;
   const T var =
       mean * shifted * r.cdf_minus + r.cdf * v * (T(1) - r.gamma * r.gamma - r.gamma * r.alpha);
-  const bool on = m > T(0);
-  r.mean = random ? mean : (on ? m : T(0));
-  // The closed form can round slightly below zero where the unit is almost surely off.
-  r.variance = random ? (var > T(0) ? var : T(0)) : T(0);
+  const bool on = !(m <= T(0));  // NaN counts as on: it passes through as the mean
+  r.mean = random ? mean : m - (on ? T(0) : m);
+  // The closed form can round slightly below zero where the unit is almost surely off: that
+  // becomes var - var = +0 (var is never -0), but -inf (alpha overflowed to +inf) becomes NaN.
+  r.variance = random ? var - (var < T(0) ? var : T(0)) : T(0);
   r.sd = random ? r.sd : T(0);
   r.cdf = random ? r.cdf : (on ? T(1) : T(0));
   r.cdf_minus = random ? r.cdf_minus : (on ? T(0) : T(1));

@@ -55,15 +55,16 @@ inline T pairwise_scale(T psi_c, T psi_k) {
 }
 
 // p[0 .. count) = the approximation above; count >= 1, p must not alias nu or psi. The result
-// sums to 1 up to rounding, every p_c in [0, 1].
+// sums to 1 up to rounding, every p_c in [0, 1], or holds NaN where an exponent overflowed.
 template <class T>
 inline void softmax_probabilities(const T* nu, const T* psi, uint32_t count, T* p) {
   for (uint32_t c = 0; c < count; ++c) p[c] = T(1);
   for (uint32_t c = 0; c < count; ++c) {
     for (uint32_t k = c + 1; k < count; ++k) {
       const T scale = pairwise_scale(psi[c], psi[k]);
-      T e = (nu[k] - nu[c]) / scale;   // exponent of class k's term in q_c; -e in q_k
-      e = math::is_nan(e) ? T(0) : e;  // inf / inf: both differences and scales overflowed
+      T e = (nu[k] - nu[c]) / scale;  // exponent of class k's term in q_c; -e in q_k
+      // Clamped; NaN (inf / inf: the difference and the scale both overflowed) passes through to
+      // p, which the caller then reports as non-finite rather than guessing a value.
       e = e > kMaxExponent<T> ? kMaxExponent<T> : (e < -kMaxExponent<T> ? -kMaxExponent<T> : e);
       const T term = math::exp(e);
       p[c] += term;
