@@ -1,5 +1,7 @@
 // Fuzz entry: open + predict with invariants checked. Heap buffers sized exactly (blob copy,
 // workspace of model.workspace_bytes), so AddressSanitizer sees any read or write outside them.
+// Every PBP_OK prediction is checked against an independent double evaluation of the same blob
+// within a bound derived from the float arithmetic (double_reference.hpp states the invariant).
 #include "fuzz_open_predict.hpp"
 
 #include <cstdio>
@@ -7,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "double_reference.hpp"
 #include "pbp/format.hpp"
 #include "pbp/math.hpp"
 #include "pbp/pbp.h"
@@ -44,10 +47,12 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
 void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
   std::vector<float> workspace(m.workspace_bytes / sizeof(float));  // exactly what is asked for
   std::vector<float> x(m.input_count);
-  for (int row = 0; row < 3; ++row) {
+  for (int row = 0; row < 5; ++row) {
     for (uint32_t k = 0; k < m.input_count; ++k) {
       if (row == 0) x[k] = 0.0f;
       if (row == 1) x[k] = m.input_mean[k];
+      if (row == 3) x[k] = k % 2 == 0 ? 1e20f : -1e20f;  // overflows x^2 in every layer sum
+      if (row == 4) x[k] = k % 2 == 0 ? -3e38f : 3e38f;
       if (row == 2) {  // input bytes from the fuzz data itself
         uint32_t bits = 0;
         if (size >= 4) std::memcpy(&bits, data + (4u * k) % (size - 3), 4);
@@ -68,6 +73,8 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
       require(pbp::math::is_finite(p.mean) && pbp::math::is_finite(p.std), "finite prediction");
       require(p.epistemic_variance >= 0.0f && p.aleatoric_variance >= 0.0f, "variances");
       require(p.lower <= p.mean && p.mean <= p.upper, "interval order");
+      const char* broken = pbp_fuzz::check_regression(m, x.data(), 0.9f, p);
+      require(broken == nullptr, broken);
     }
     std::vector<float> probabilities(PBP_MAX_CLASSES);  // heap-sized exactly to the capacity
     pbp_class_result c;
@@ -84,6 +91,9 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
       }
       require(sum > 0.99f && sum < 1.01f, "probabilities sum to 1");
       require(c.predicted_class < c.class_count, "predicted class");
+      const char* broken =
+          pbp_fuzz::check_classes(m, x.data(), probabilities.data(), c.class_count);
+      require(broken == nullptr, broken);
     }
     pbp_count_result n;
     const pbp_status sn = pbp_predict_count(&m, x.data(), m.input_count, 0.9f, workspace.data(),
@@ -93,6 +103,8 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
     if (sn == PBP_OK) {
       require(n.mean >= 0.0f && n.variance >= n.mean * 0.999f, "count moments");
       require(n.lower <= n.upper, "count interval order");
+      const char* broken = pbp_fuzz::check_count(m, x.data(), n);
+      require(broken == nullptr, broken);
     }
   }
 }

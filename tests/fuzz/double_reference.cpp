@@ -1,0 +1,301 @@
+// The double pass and its float error bounds (see double_reference.hpp for the invariant).
+#include "double_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace pbp_fuzz {
+namespace {
+
+constexpr double kU = 0x1p-24;  // float unit roundoff (round to nearest)
+// A float rounding's absolute error where it underflows; a product of such a rounded value
+// with another factor carries that factor times kEta.
+constexpr double kEta = 0x1p-149;
+// The float ReLU kernel's own error (normal_tails_fast: Phi, Phi(-x), phi/Phi within ~5e-6
+// relative where they matter, |alpha| <= 13; beyond, its clamped tails are below 1e-37): on the
+// mean at most ~5e-6 (|m| + sd), taken x6; on the variance, whose closed form cancels for
+// alpha < 0 (at most 3 max(alpha^2 Phi(alpha)) = 0.5 times the tails' error, of v), ~3e-6 v,
+// taken x40; plus the clamped tails' 1e-37 |m| sd where alpha is huge.
+constexpr double kReluMeanError = 0x1p-15;
+constexpr double kReluVarianceError = 0x1p-13;
+constexpr double kReluClampedTail = 1e-37;
+// interval_half_width_fast: ~1e-6 relative (tests/runtime/math), taken x10.
+constexpr double kIntervalError = 1e-5;
+// math::normal_cdf and math::exp in float: a few ulp, taken as 64 and 8.
+constexpr double kCdfError = 64 * kU;
+constexpr double kExpError = 8 * kU;
+// Sensitivities of the ReLU moments (m_z, v_z) of a ~ N(m, s^2): |d m_z / d m| <= 1,
+// d m_z / d s = phi(alpha) <= 1 / sqrt(2 pi), |d v_z / d m| = 2 s (alpha Phi + phi) Phi(-alpha)
+// <= 0.43462 s, 0 <= d v_z / d v <= 1 (maxima over alpha, computed numerically).
+constexpr double kMeanPerSd = 0.39894228;
+constexpr double kVariancePerMean = 0.4347;
+
+double gamma_n(double n) {
+  return n * kU / (1.0 - n * kU);
+}
+
+// A bound that is itself NaN (0 x inf in an ill-conditioned pass) says nothing: infinite.
+double sane(double bound) {
+  return std::isnan(bound) ? INFINITY : bound;
+}
+
+struct Units {
+  std::vector<double> mean, mean_bound, var, var_bound;
+  explicit Units(size_t n) : mean(n), mean_bound(n), var(n, 0.0), var_bound(n, 0.0) {}
+};
+
+// Pre-activation moments of one layer (moments.hpp's linear_moments, PackedRows), with bounds.
+Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
+  const uint32_t n = layer.inputs;
+  const uint32_t row = n + 1;
+  const double scale_mean = 1.0 / std::sqrt(static_cast<double>(n) + 1.0);
+  const double scale_var = 1.0 / (static_cast<double>(n) + 1.0);
+  Units a(layer.outputs);
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    const float* mw = layer.mean + static_cast<size_t>(j) * row;
+    const float* vw = layer.variance + static_cast<size_t>(j) * row;
+    double sum = mw[n], magnitude = std::fabs(mw[n]), propagated = 0.0;
+    double var_sum = vw[n], var_propagated = 0.0, underflow = 0.0;
+    for (uint32_t k = 0; k < n; ++k) {
+      const double m = mw[k], v = vw[k], mz = z.mean[k], em = z.mean_bound[k];
+      sum += m * mz;
+      magnitude += std::fabs(m) * (std::fabs(mz) + em);
+      propagated += std::fabs(m) * em;
+      const double vz = exact_input ? 0.0 : z.var[k];
+      const double ev = exact_input ? 0.0 : z.var_bound[k];
+      var_sum += v * (mz * mz + vz) + m * m * vz;
+      var_propagated += v * (2.0 * std::fabs(mz) * em + em * em) + (v + m * m) * ev;
+      // fl(mz mz) and fl(mw mw) underflow by kEta, then multiplied by vw and vz.
+      underflow += kEta * (v + (vz + ev) + 2.0);
+    }
+    // Float: n products and n + 1 additions (the bias last), then the scale (2 roundings) and
+    // the product with it.
+    const double sum_bound = sane(gamma_n(n + 2.0) * magnitude + propagated + (2.0 * n + 2) * kEta);
+    a.mean[j] = sum * scale_mean;
+    a.mean_bound[j] = sane(scale_mean * (1 + 4 * kU) * sum_bound +
+                           3.01 * kU * scale_mean * std::fabs(sum) + kEta);
+    // Each term <= 4 roundings, n + 1 additions of non-negative terms.
+    const double var_bound =
+        sane(gamma_n(n + 6.0) * (var_sum + var_propagated) + var_propagated + underflow + kEta);
+    a.var[j] = var_sum * scale_var;
+    a.var_bound[j] =
+        sane(scale_var * (1 + 3 * kU) * var_bound + 2.01 * kU * scale_var * var_sum + kEta);
+  }
+  return a;
+}
+
+// Moments of max(0, a), a ~ N(m, v), accurate to ~1e-15 of |m| + sd and of v.
+void relu_reference(double m, double v, double* mean, double* var) {
+  if (!(v > 0.0)) {
+    *mean = m > 0.0 ? m : 0.0;
+    *var = 0.0;
+    return;
+  }
+  const double s = std::sqrt(v);
+  const double a = m / s;
+  if (a > 40.0) {  // Phi(-40) ~ 4e-350: nothing of the tail is representable
+    *mean = m;
+    *var = v;
+  } else if (a < -40.0) {
+    *mean = 0.0;
+    *var = 0.0;
+  } else {
+    const double cdf = 0.5 * std::erfc(-a / std::sqrt(2.0));
+    const double pdf = std::exp(-0.5 * a * a) / std::sqrt(2.0 * M_PI);
+    const double g = a * cdf + pdf;                          // m_z / s
+    const double h = (a * a + 1.0) * cdf + a * pdf - g * g;  // v_z / v
+    *mean = s * g;
+    *var = v * std::max(h, 0.0);
+  }
+}
+
+void relu(Units& u) {
+  for (size_t j = 0; j < u.mean.size(); ++j) {
+    const double m = u.mean[j], v = u.var[j], em = u.mean_bound[j], ev = u.var_bound[j];
+    double mz, vz;
+    relu_reference(m, v, &mz, &vz);
+    const double s = v > 0.0 ? std::sqrt(v) : 0.0;
+    // |sqrt(v_f) - sqrt(v)| <= min(sqrt(|v_f - v|), |v_f - v| / sqrt(v)), plus sqrt's rounding.
+    const double ds = (s > 0.0 ? std::min(std::sqrt(ev), ev / s) : std::sqrt(ev)) + kU * s;
+    const double s_hi = s + ds, m_hi = std::fabs(m) + em;
+    u.mean[j] = mz;
+    u.mean_bound[j] = sane(em + kMeanPerSd * ds + kReluMeanError * (m_hi + s_hi) + 4 * kEta);
+    u.var[j] = vz;
+    u.var_bound[j] = sane(kVariancePerMean * s_hi * em + ev + kReluVarianceError * (v + ev) +
+                          kReluClampedTail * m_hi * s_hi + 16 * kEta);
+  }
+}
+
+bool within(float actual, double value, double bound) {
+  return std::fabs(static_cast<double>(actual) - value) <= bound + 1e-14 * std::fabs(value);
+}
+
+const char* report(const char* what, double actual, double value, double bound) {
+  std::fprintf(stderr, "double reference: %s: float %.9g, double %.17g, bound %.3g\n", what, actual,
+               value, bound);
+  return what;
+}
+
+// z with Phi(-z) = q, by bisection on the double erfc.
+double upper_quantile(double q) {
+  double lo = 0.0, hi = 40.0;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > q ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+OutputMoments reference_output_moments(const pbp_model& model, const float* input) {
+  Units z(model.input_count);
+  for (uint32_t k = 0; k < model.input_count; ++k) {
+    // Float: (x - mean) then / std, two roundings.
+    const double x = (static_cast<double>(input[k]) - model.input_mean[k]) /
+                     static_cast<double>(model.input_std[k]);
+    z.mean[k] = x;
+    z.mean_bound[k] = (2 * kU + kU * kU) * std::fabs(x) + kEta;
+  }
+  for (uint32_t l = 0; l < model.layer_count; ++l) {
+    z = linear(model.layers[l], z, l == 0);
+    if (l + 1 < model.layer_count) relu(z);
+  }
+  OutputMoments out;
+  out.count = model.output_count;
+  out.finite = true;
+  for (uint32_t i = 0; i < out.count; ++i) {
+    out.nu[i] = {z.mean[i], z.mean_bound[i]};
+    out.psi[i] = {z.var[i], z.var_bound[i]};
+    out.finite = out.finite && std::isfinite(z.mean[i]) && std::isfinite(z.var[i]);
+  }
+  return out;
+}
+
+const char* check_regression(const pbp_model& model, const float* input, float probability,
+                             const pbp_prediction& r) {
+  const OutputMoments o = reference_output_moments(model, input);
+  if (!o.finite) return report("OK, but the double pass is not finite", r.mean, o.nu[0].value, 0);
+  const double nu = o.nu[0].value, e_nu = o.nu[0].bound;
+  const double psi = o.psi[0].value, e_psi = o.psi[0].bound;
+  const double ts = model.target_std, tm = model.target_mean;
+  // Float: fl(fl(nu ts) + tm); fl(psi fl(ts ts)); fl(fl(b / fl(a - 1)) fl(ts ts)).
+  const double mean = nu * ts + tm;
+  const double b_mean =
+      ts * e_nu * (1 + 2 * kU) + 2.01 * kU * (std::fabs(nu * ts) + std::fabs(mean)) + 2 * kEta;
+  const double epi = psi * ts * ts;
+  // fl(ts ts) may underflow: kEta times psi.
+  const double b_epi = ts * ts * e_psi * (1 + 3 * kU) + 3.01 * kU * epi + (psi + e_psi + 1) * kEta;
+  const double alea =
+      static_cast<double>(model.noise_b) / (static_cast<double>(model.noise_a) - 1.0) * ts * ts;
+  const double ratio = static_cast<double>(model.noise_b) / (model.noise_a - 1.0);
+  const double b_alea = 4.01 * kU * alea + (ts * ts + ratio + 1) * kEta;
+  const double sum = epi + alea;
+  const double b_sum = b_epi + b_alea + 1.01 * kU * (sum + b_epi + b_alea);
+  const double sd = std::sqrt(sum);
+  const double b_sd = sane((sd > 0 ? std::min(std::sqrt(b_sum), b_sum / sd) : std::sqrt(b_sum)) +
+                           1.01 * kU * (sd + std::sqrt(b_sum)));
+  const double z = upper_quantile((1.0 - static_cast<double>(probability)) * 0.5);
+  const double half = z * sd;
+  const double b_half = z * b_sd + kIntervalError * z * (sd + b_sd) + 1.01 * kU * (half + z * b_sd);
+  const double lower = mean - half, upper = mean + half;
+  const double b_lower =
+      sane(b_mean + b_half + 1.01 * kU * (std::fabs(lower) + b_mean + b_half) + kEta);
+  const double b_upper =
+      sane(b_mean + b_half + 1.01 * kU * (std::fabs(upper) + b_mean + b_half) + kEta);
+  const double values[6] = {mean, epi, alea, sd, lower, upper};
+  const double bounds[6] = {sane(b_mean), sane(b_epi), b_alea, b_sd, b_lower, b_upper};
+  const float actual[6] = {r.mean, r.epistemic_variance, r.aleatoric_variance, r.std, r.lower,
+                           r.upper};
+  const char* names[6] = {
+      "regression mean", "epistemic variance", "aleatoric variance", "std", "lower", "upper"};
+  for (int i = 0; i < 6; ++i) {
+    if (!std::isfinite(values[i]))
+      return report("OK, but the double output is not finite", actual[i], values[i], 0);
+    if (!within(actual[i], values[i], bounds[i]))
+      return report(names[i], actual[i], values[i], bounds[i]);
+  }
+  return nullptr;
+}
+
+const char* check_classes(const pbp_model& model, const float* input, const float* probabilities,
+                          uint32_t class_count) {
+  const OutputMoments o = reference_output_moments(model, input);
+  if (!o.finite) return report("OK, but the double pass is not finite", probabilities[0], 0, 0);
+  std::vector<double> p(class_count), bound(class_count);
+  if (model.task == PBP_TASK_BINARY) {
+    const double nu = o.nu[0].value, e_nu = o.nu[0].bound;
+    const double psi = o.psi[0].value, e_psi = o.psi[0].bound;
+    const double t = nu / std::sqrt(1.0 + psi);
+    const double psi_lo = std::max(0.0, psi - e_psi);
+    // |1/sqrt(1+a) - 1/sqrt(1+b)| <= |a - b| / (2 (1 + min)^1.5); then 3 roundings.
+    double dt = e_nu / std::sqrt(1.0 + psi_lo) +
+                (std::fabs(nu) + e_nu) * e_psi / (2.0 * std::pow(1.0 + psi_lo, 1.5));
+    dt = sane(dt + 3.01 * kU * (std::fabs(t) + dt));
+    p[0] = 0.5 * std::erfc(t / std::sqrt(2.0));
+    p[1] = 0.5 * std::erfc(-t / std::sqrt(2.0));
+    for (size_t c = 0; c < 2; ++c)
+      bound[c] = std::min(1.0, kMeanPerSd * dt) + kCdfError * p[c] + kEta;
+  } else {
+    // q_c = 1 / (1 + sum_k exp(e_ck)), e_ck = clamp((nu_k - nu_c) / scale_ck, +-80): log q_c
+    // moves by at most sum_k |de_ck| =: D_c, log p_c by at most D_c + max D.
+    const double k8 = M_PI / 8.0;
+    std::vector<double> q(class_count), spread(class_count, 0.0);
+    for (uint32_t c = 0; c < class_count; ++c) {
+      double denominator = 1.0;
+      for (uint32_t k = 0; k < class_count; ++k) {
+        if (k == c) continue;
+        const double scale = std::sqrt(1.0 + k8 * (o.psi[c].value + o.psi[k].value));
+        const double psi_lo =
+            std::max(0.0, o.psi[c].value + o.psi[k].value - o.psi[c].bound - o.psi[k].bound);
+        const double scale_lo = std::sqrt(1.0 + k8 * psi_lo);
+        const double diff = o.nu[k].value - o.nu[c].value;
+        const double e = std::clamp(diff / scale, -80.0, 80.0);
+        double de = (o.nu[c].bound + o.nu[k].bound) / scale_lo +
+                    (std::fabs(diff) + o.nu[c].bound + o.nu[k].bound) * k8 *
+                        (o.psi[c].bound + o.psi[k].bound) / (2.0 * scale_lo * scale_lo * scale_lo);
+        de += 7.01 * kU * (std::fabs(diff / scale) + de);  // sub, scale (4), division
+        spread[c] += sane(de);
+        denominator += std::exp(e);
+      }
+      q[c] = 1.0 / denominator;
+    }
+    double total = 0.0;
+    for (double v : q) total += v;
+    const double worst = *std::max_element(spread.begin(), spread.end());
+    const double evaluation =
+        (2.0 * class_count + 8.0) * kU + kExpError;  // the float softmax's own
+    for (uint32_t c = 0; c < class_count; ++c) {
+      p[c] = q[c] / total;
+      bound[c] = std::min(1.0, sane(p[c] * std::expm1(spread[c] + worst + 2 * evaluation))) +
+                 class_count * kEta;
+    }
+  }
+  for (uint32_t c = 0; c < class_count; ++c) {
+    if (!within(probabilities[c], p[c], bound[c]))
+      return report("class probability", probabilities[c], p[c], bound[c]);
+  }
+  return nullptr;
+}
+
+const char* check_count(const pbp_model& model, const float* input, const pbp_count_result& r) {
+  const OutputMoments o = reference_output_moments(model, input);
+  if (!o.finite) return report("OK, but the double pass is not finite", r.mean, o.nu[0].value, 0);
+  const double nu = o.nu[0].value, e_nu = o.nu[0].bound;
+  const double psi = o.psi[0].value, e_psi = o.psi[0].bound;
+  const double mean = std::exp(nu);
+  const double b_mean = sane(mean * std::expm1(e_nu) + kExpError * mean * std::exp(e_nu) + kEta);
+  const double var = mean * (1.0 + psi * mean);
+  const double mean_hi = mean + b_mean, psi_hi = psi + e_psi;
+  const double b_var = sane(b_mean * (1.0 + 2.0 * psi_hi * mean_hi) + mean_hi * mean_hi * e_psi +
+                            3.01 * kU * mean_hi * (1.0 + psi_hi * mean_hi) + kEta);
+  if (!std::isfinite(mean) || !std::isfinite(var))
+    return report("OK, but the double output is not finite", r.mean, mean, 0);
+  if (!within(r.mean, mean, b_mean)) return report("count mean", r.mean, mean, b_mean);
+  if (!within(r.variance, var, b_var)) return report("count variance", r.variance, var, b_var);
+  return nullptr;
+}
+
+}  // namespace pbp_fuzz
