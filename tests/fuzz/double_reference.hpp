@@ -13,8 +13,13 @@
 // to infinity, and the check then only requires the double answer to be finite.
 //
 // Invariant (check_* below): whenever a predict call returns PBP_OK,
-//   1. the double pass's outputs are finite, and
-//   2. every compared output lies within its bound of the double value.
+//   1. the double pass's output moments nu_i, psi_i are finite, and
+//   2. every compared output lies within its bound of the double value; a double output that
+//      is not finite while its bound is finite is a violation. An output whose bound is itself
+//      infinite (the pass too ill-conditioned for its float evaluation to mean anything, e.g. a
+//      cancellation of huge terms) is not compared: there only 1. holds. The count moments are
+//      checked as intervals (exp is monotone): the float result must lie between their values
+//      at nu -+ bound, psi -+ bound, and an OK is a violation if even the lower end overflows.
 // Compared outputs: regression mean, epistemic and aleatoric variance, std, lower and upper;
 // class probabilities; count mean and variance. Not compared: the count mode and interval
 // (discrete: a bound moves by one wherever the CDF lies near a threshold), the entropy and
