@@ -14,6 +14,8 @@ extern "C" {
 #define BOSTON_13_50_MAX_WIDTH 50u
 /* = PBP_WORKSPACE_BYTES(BOSTON_13_50_INPUT_COUNT, BOSTON_13_50_MAX_WIDTH) */
 #define BOSTON_13_50_WORKSPACE_BYTES 852u
+/* The blob's CRC-32: boston_13_50.c checks it and the size, so a mismatched pair fails to compile. */
+#define BOSTON_13_50_CRC32 0x28de9fa2u
 
 /* The blob, 8-byte aligned: pass it to pbp_open with BOSTON_13_50_SIZE. */
 extern const uint8_t boston_13_50[BOSTON_13_50_SIZE];
