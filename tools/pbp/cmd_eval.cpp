@@ -16,7 +16,7 @@ namespace {
 
 const char* const kUsage =
     "usage: pbp eval --model M.pbp --data F.csv [--target NAME|INDEX] [--json]\n"
-    "                [--calibration PLOT.svg]\n"
+    "                [--calibration PLOT.svg] [--by-position]\n"
     "       pbp eval --model M.pbp --data IMAGES --labels LABELS ...   (IDX files)\n"
     "\n"
     "Regression: RMSE, the mean test log-likelihood log N(y | mean, total variance), and the\n"
@@ -31,6 +31,8 @@ const char* const kUsage =
     "  --data F              CSV with a header row, the inputs and the target; or IDX images\n"
     "  --labels L            the IDX labels file for IDX images\n"
     "  --target NAME|INDEX   CSV target column (default: the model's target name, else the last)\n"
+    "  --by-position         match CSV input columns by position, not by the model's feature\n"
+    "                        names (by default a header lacking one of them is an error)\n"
     "  --json                print one JSON object: {\"rmse\", \"loglik\", \"coverage50\",\n"
     "                        \"coverage90\", \"coverage95\", \"rows\"} (regression),\n"
     "                        {\"accuracy\", \"loglik\", \"brier\", \"ece\", \"rows\"}\n"
@@ -87,10 +89,15 @@ int run(const ParsedOptions& options) {
 }  // namespace
 
 int command_eval(const Arguments& args) {
-  const CommandDefinition command{
-      "eval",
-      kUsage,
-      {{"model"}, {"data"}, {"labels"}, {"target"}, {"json", false}, {"calibration"}}};
+  const CommandDefinition command{"eval",
+                                  kUsage,
+                                  {{"model"},
+                                   {"data"},
+                                   {"labels"},
+                                   {"target"},
+                                   {"json", false},
+                                   {"calibration"},
+                                   {"by-position", false}}};
   return run_command(command, args, run);
 }
 

@@ -12,7 +12,7 @@ namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: pbp predict --model M.pbp --data F [--out P.csv]\n"
+    "usage: pbp predict --model M.pbp --data F [--out P.csv] [--by-position]\n"
     "\n"
     "Writes one CSV row per data row (original units), by the model's task:\n"
     "  regression         mean,std,epistemic_std,aleatoric_std\n"
@@ -21,13 +21,15 @@ const char* const kUsage =
     "  multiclass         p0,...,p<C-1>,entropy   (class probabilities; entropy in nats)\n"
     "  count              mean,variance,mode,lower,upper\n"
     "                     (negative binomial; [lower, upper] the central 95 % interval)\n"
-    "CSV input columns are matched by the model's feature names when the header has them all,\n"
-    "otherwise by position; the target column may be present (it is dropped by name, else the\n"
-    "last column). IDX images (MNIST format, uncompressed) are read by position.\n"
+    "CSV input columns are matched by the model's feature names: a header that lacks one is an\n"
+    "error naming the missing and unexpected columns. By position only with --by-position or\n"
+    "for a model without feature names; the target column may be present (it is dropped by\n"
+    "name, else the last column). IDX images (MNIST format, uncompressed) are read by position.\n"
     "\n"
     "  --model M.pbp   the model blob\n"
     "  --data F        CSV with a header row, or IDX images\n"
-    "  --out P.csv     write here (atomically) instead of standard output\n";
+    "  --out P.csv     write here (atomically) instead of standard output\n"
+    "  --by-position   match CSV columns to the inputs by position, ignoring the header\n";
 
 int run(const ParsedOptions& options) {
   const LoadedModel model = LoadedModel::load(options.required_text("model"));
@@ -56,7 +58,8 @@ int run(const ParsedOptions& options) {
 }  // namespace
 
 int command_predict(const Arguments& args) {
-  const CommandDefinition command{"predict", kUsage, {{"model"}, {"data"}, {"out"}}};
+  const CommandDefinition command{
+      "predict", kUsage, {{"model"}, {"data"}, {"out"}, {"by-position", false}}};
   return run_command(command, args, run);
 }
 

@@ -37,7 +37,7 @@ const char* const kUsage =
     "                       prints the last epoch's figures. Costs one prediction pass over\n"
     "                       those rows per epoch; the model is the same as without --curve\n"
     "  --test T             held-out rows for --curve: a CSV with the training data's columns\n"
-    "                       (matched by name, else by position), or IDX images with\n"
+    "                       (matched by name), or IDX images with\n"
     "  --test-labels L      their labels\n";
 
 // What a model trained on `data` with `train` will look like to `pbp eval`: for --test.

@@ -17,7 +17,7 @@ namespace {
 constexpr double kDefaultTolerance = 1e-5;
 
 const char* const kUsage =
-    "usage: pbp verify --model M.pbp --data F [--tolerance 1e-5] [--json]\n"
+    "usage: pbp verify --model M.pbp --data F [--tolerance 1e-5] [--json] [--by-position]\n"
     "\n"
     "Reads the blob twice: with the runtime (float32, the code a device runs) and as the\n"
     "trainer's double-precision model (the same float32 weights, widened). Predicts every row\n"
@@ -37,11 +37,13 @@ const char* const kUsage =
     "Prints the largest difference per output and overall (row and output), then PASS or\n"
     "FAIL. Exit code: 0 when every difference is <= the tolerance, 1 above it (or on a bad\n"
     "file), 2 on a usage error.\n"
-    "Data columns are matched as 'pbp predict' does; the target column may be present or not.\n"
+    "Data columns are matched as 'pbp predict' does (by the model's feature names, or with\n"
+    "--by-position by position); the target column may be present or not.\n"
     "\n"
     "  --model M.pbp     the model blob\n"
     "  --data F          CSV with a header row, or IDX images\n"
     "  --tolerance T     the largest difference that passes (default: 1e-5)\n"
+    "  --by-position     match CSV input columns by position, not by feature name\n"
     "  --json            print one JSON object: {\"rows\", \"task\", \"tolerance\",\n"
     "                    \"max_difference\", \"output\", \"row\" (0-based data row), \"line\" "
     "(CSV\n"
@@ -132,7 +134,9 @@ int run(const ParsedOptions& options) {
 
 int command_verify(const Arguments& args) {
   const CommandDefinition command{
-      "verify", kUsage, {{"model"}, {"data"}, {"tolerance"}, {"json", false}}};
+      "verify",
+      kUsage,
+      {{"model"}, {"data"}, {"tolerance"}, {"json", false}, {"by-position", false}}};
   return run_command(command, args, run);
 }
 

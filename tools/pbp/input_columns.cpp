@@ -15,26 +15,53 @@ std::optional<size_t> find_column(const trainer::CsvTable& table, const std::str
   return static_cast<size_t>(found - table.header.begin());
 }
 
-std::optional<std::vector<size_t>> columns_by_name(const trainer::CsvTable& table,
-                                                   const ModelDescription& model,
-                                                   std::optional<size_t> target_column) {
-  if (model.feature_names.size() != model.inputs || model.inputs == 0) return std::nullopt;
+bool has_feature_names(const ModelDescription& model) {
+  return model.inputs > 0 && model.feature_names.size() == model.inputs;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + ("'" + name + "'");
+  return text;
+}
+
+// The model's inputs by feature name. A header that lacks one is an error naming what is
+// missing and which columns were not expected (not inputs, not the target): matching by
+// position instead would read, say, the target as an input and answer with confident nonsense.
+std::vector<size_t> columns_by_name(const trainer::CsvTable& table, const ModelDescription& model,
+                                    std::optional<size_t> target_column) {
   std::vector<size_t> columns;
+  std::vector<std::string> missing;
   for (const std::string& name : model.feature_names) {
     const auto column = find_column(table, name);
-    if (!column || column == target_column) return std::nullopt;
-    if (std::find(columns.begin(), columns.end(), *column) != columns.end()) return std::nullopt;
-    columns.push_back(*column);
+    if (!column || column == target_column) {
+      missing.push_back(name);
+    } else {
+      columns.push_back(*column);
+    }
   }
-  return columns;
+  if (missing.empty()) return columns;
+  std::vector<std::string> unexpected;
+  for (size_t column = 0; column < table.columns(); ++column) {
+    const std::string& name = table.header[column];
+    const bool is_input = std::find(columns.begin(), columns.end(), column) != columns.end();
+    const bool is_target = column == target_column || (!target_column && name == model.target_name);
+    if (!is_input && !is_target) unexpected.push_back(name);
+  }
+  std::string message = "the header does not name the model's inputs: missing " + joined(missing);
+  if (!unexpected.empty()) message += "; unexpected " + joined(unexpected);
+  message += " (--by-position matches the columns by position instead)";
+  throw trainer::InputError(table.source, 1, 1, message);
 }
 
 }  // namespace
 
 std::vector<size_t> select_input_columns(const trainer::CsvTable& table,
                                          const ModelDescription& model,
-                                         std::optional<size_t> target_column) {
-  if (auto by_name = columns_by_name(table, model, target_column)) return *by_name;
+                                         std::optional<size_t> target_column, bool by_position) {
+  if (!by_position && has_feature_names(model)) {
+    return columns_by_name(table, model, target_column);
+  }
   std::vector<size_t> candidates;
   for (size_t column = 0; column < table.columns(); ++column) {
     if (column != target_column) candidates.push_back(column);
@@ -77,9 +104,9 @@ trainer::InputError ModelRows::error_at(size_t row, const std::string& message) 
 
 ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
                           bool labelled) {
-  return load_model_rows(
-      DataFiles{options.required_text("data"), options.text("labels"), options.text("target")},
-      model, labelled);
+  return load_model_rows(DataFiles{options.required_text("data"), options.text("labels"),
+                                   options.text("target"), "--labels", options.has("by-position")},
+                         model, labelled);
 }
 
 ModelRows load_model_rows(const DataFiles& files, const ModelDescription& model, bool labelled) {
@@ -111,7 +138,7 @@ ModelRows load_model_rows(const DataFiles& files, const ModelDescription& model,
   }
   std::optional<size_t> target;
   if (labelled) target = select_target_column(table, model, files.target);
-  const std::vector<size_t> columns = select_input_columns(table, model, target);
+  const std::vector<size_t> columns = select_input_columns(table, model, target, files.by_position);
   if (target) trainer::check_target_column(table, *target, model.task, classes);
 
   ModelRows rows;

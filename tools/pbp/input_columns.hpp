@@ -12,13 +12,16 @@
 
 namespace pbp::cli {
 
-// The model's inputs, in model order: by feature name when the header holds every name,
-// otherwise positionally - the columns other than `target_column` must number exactly the
-// model's inputs, or (without a target column) one more, in which case the column named like
-// the model's target, else the last, is dropped. Throws InputError naming the header line.
+// The model's inputs, in model order: by feature name when the model has them (a header
+// lacking any is an InputError naming the missing and the unexpected columns); positionally
+// when `by_position` or the model has no feature names - the columns other than
+// `target_column` must number exactly the model's inputs, or (without a target column) one
+// more, in which case the column named like the model's target, else the last, is dropped.
+// Throws InputError naming the header line.
 std::vector<size_t> select_input_columns(const trainer::CsvTable& table,
                                          const ModelDescription& model,
-                                         std::optional<size_t> target_column);
+                                         std::optional<size_t> target_column,
+                                         bool by_position = false);
 
 // The target for `eval`: --target (name or index), else the model's target name if present in
 // the header, else the last column.
@@ -41,6 +44,7 @@ struct DataFiles {
   std::optional<std::string> labels;
   std::optional<std::string> target;
   std::string labels_option = "--labels";
+  bool by_position = false;  // CSV inputs by position even when the model has feature names
 };
 
 // Loads `files` for `model`: a CSV (inputs matched as select_input_columns does; with
@@ -48,7 +52,7 @@ struct DataFiles {
 // `labelled`, the labels file). Labelled targets are checked against the model's task and
 // classes.
 ModelRows load_model_rows(const DataFiles& files, const ModelDescription& model, bool labelled);
-// The same for --data, --labels and --target.
+// The same for --data, --labels, --target and --by-position.
 ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
                           bool labelled);
 // Rows without file lines, e.g. a crossval split's test rows.

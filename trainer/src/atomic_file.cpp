@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -67,21 +69,31 @@ void check_destination(const std::string& path) {
   }
 }
 
-void write_file_atomically(const std::string& path, std::span<const uint8_t> bytes) {
-  check_destination(path);
-  const std::filesystem::path target(path);
-  const std::filesystem::path directory = directory_of(target);
+namespace {
+
+std::string hidden_sibling(const std::filesystem::path& target, const std::string& suffix) {
   // Built by appending: GCC 12 warns falsely (-Wrestrict) on "." + name + "..." here.
-  std::string temporary_name(".");
-  temporary_name.append(target.filename().string()).append(".tmp-XXXXXX");
-  const std::string pattern = (directory / temporary_name).string();
+  std::string name(".");
+  name.append(target.filename().string()).append(suffix);
+  return (directory_of(target) / name).string();
+}
+
+// Writes `bytes` to a new temporary file beside `path`, fsynced and closed; removed again when
+// the returned object is destroyed unless committed.
+std::unique_ptr<TemporaryFile> stage(const std::string& path, std::span<const uint8_t> bytes,
+                                     bool check = true) {
+  if (check) check_destination(path);
+  const std::filesystem::path target(path);
+  const std::string pattern = hidden_sibling(target, ".tmp-XXXXXX");
   std::vector<char> buffer(pattern.begin(), pattern.end());
   buffer.push_back('\0');
 
   const int descriptor = ::mkstemp(buffer.data());
-  if (descriptor < 0) fail(path, "create a temporary file in " + directory.string(), errno);
-  TemporaryFile temporary(buffer.data());
-  temporary.descriptor() = descriptor;
+  if (descriptor < 0) {
+    fail(path, "create a temporary file in " + directory_of(target).string(), errno);
+  }
+  auto temporary = std::make_unique<TemporaryFile>(buffer.data());
+  temporary->descriptor() = descriptor;
   // mkstemp creates 0600; give the output the usual permissions (subject to the umask).
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -89,23 +101,91 @@ void write_file_atomically(const std::string& path, std::span<const uint8_t> byt
 
   write_all(descriptor, bytes.data(), bytes.size(), path);
   if (::fsync(descriptor) != 0) fail(path, "sync", errno);
-  const int closing = temporary.descriptor();
-  temporary.descriptor() = -1;
+  const int closing = temporary->descriptor();
+  temporary->descriptor() = -1;
   if (::close(closing) != 0) fail(path, "close", errno);
-  if (::rename(temporary.name().c_str(), path.c_str()) != 0) fail(path, "replace", errno);
-  temporary.commit();
+  return temporary;
+}
 
-  // Make the rename itself durable; a failure here cannot undo it, so it is not an error.
-  const int directory_descriptor = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);
-  if (directory_descriptor >= 0) {
-    ::fsync(directory_descriptor);
-    ::close(directory_descriptor);
+// Makes renames in `directory` durable; a failure cannot undo them, so it is not an error.
+void sync_directory(const std::filesystem::path& directory) {
+  const int descriptor = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);
+  if (descriptor >= 0) {
+    ::fsync(descriptor);
+    ::close(descriptor);
   }
 }
 
+std::span<const uint8_t> bytes_of(std::string_view text) {
+  return {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::span<const uint8_t> bytes) {
+  const std::unique_ptr<TemporaryFile> temporary = stage(path, bytes);
+  if (::rename(temporary->name().c_str(), path.c_str()) != 0) fail(path, "replace", errno);
+  temporary->commit();
+  sync_directory(directory_of(path));
+}
+
+void write_files_atomically(const std::vector<FileContents>& files) {
+  // Not check_destination: a target that cannot be replaced (e.g. a directory) fails below,
+  // through the same undo as any late failure.
+  std::vector<std::unique_ptr<TemporaryFile>> staged;
+  for (const FileContents& file : files) {
+    staged.push_back(stage(file.path, bytes_of(file.text), false));
+  }
+  // Per replaced target: a hard link to its old content (what an undo restores), if it had one.
+  std::vector<std::optional<std::string>> backups;
+  auto remove_backups = [&backups]() {
+    for (const auto& backup : backups) {
+      if (backup) ::unlink(backup->c_str());
+    }
+  };
+  // Undoes the replacements before file i, newest first, and throws.
+  auto undo_and_fail = [&](size_t i, const std::string& action, int error) {
+    std::string restore_failures;
+    for (size_t j = i; j-- > 0;) {
+      const bool restored = backups[j] ? ::rename(backups[j]->c_str(), files[j].path.c_str()) == 0
+                                       : ::unlink(files[j].path.c_str()) == 0;
+      if (!restored) {
+        restore_failures += "; could not restore " + files[j].path + " (" + std::strerror(errno) +
+                            ")" + (backups[j] ? ", its old content is in " + *backups[j] : "");
+      }
+      backups[j].reset();  // restored, or kept for the user
+    }
+    remove_backups();
+    throw std::runtime_error(
+        files[i].path + ": cannot " + action + ": " + std::strerror(error) +
+        (restore_failures.empty() ? "; no file was changed" : restore_failures));
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& path = files[i].path;
+    backups.emplace_back();
+    struct stat existing {};
+    if (::lstat(path.c_str(), &existing) == 0) {
+      std::string name = hidden_sibling(path, ".bak-" + std::to_string(::getpid()));
+      ::unlink(name.c_str());  // left by a crashed process that had this id
+      if (::link(path.c_str(), name.c_str()) != 0) {
+        undo_and_fail(i, "replace it (keeping its old content failed)", errno);
+      }
+      backups.back() = std::move(name);
+    }
+    if (::rename(staged[i]->name().c_str(), path.c_str()) != 0) {
+      const int error = errno;
+      if (backups.back()) ::unlink(backups.back()->c_str());  // this target is unchanged
+      backups.back().reset();
+      undo_and_fail(i, "replace", error);
+    }
+    staged[i]->commit();
+  }
+  remove_backups();
+  for (const FileContents& file : files) sync_directory(directory_of(file.path));
+}
+
 void write_file_atomically(const std::string& path, std::string_view text) {
-  write_file_atomically(
-      path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  write_file_atomically(path, bytes_of(text));
 }
 
 }  // namespace pbp::trainer

@@ -34,6 +34,8 @@ PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma
     if (start == FactorStart::zero_mean) continue;
     for (size_t i = 0; i < layers[l].mean.size(); ++i) {
       factors[l][i].mean_times_precision = layers[l].mean[i] * precision;
+      if (start == FactorStart::start_site)
+        factors[l][i].start_tilt = layers[l].mean[i] * precision;
     }
   }
   return factors;
@@ -61,13 +63,15 @@ bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFact
   // model could not be exported. Such an update is refused like an improper cavity.
   if (!usable_update(next) || !next_gamma || !(next_gamma->a > 1.0)) return false;
 
-  // The new factor is the ratio of the new posterior and the cavity.
-  const PriorFactor matched{next.mean / next.variance - cavity_mean / cavity_variance,
+  // The new factor is the ratio of the new posterior and the cavity, times the start's site
+  // (a linear tilt, 0 unless FactorStart::start_site), which q keeps: its mean moves by v tilt.
+  const double tilt = factor.start_tilt;
+  const PriorFactor matched{next.mean / next.variance - cavity_mean / cavity_variance + tilt,
                             1.0 / next.variance - cavity_precision, next_gamma->a - cavity_gamma.a,
-                            next_gamma->b - cavity_gamma.b};
-  if (damping == 1.0) {  // the reference's update, bit for bit
+                            next_gamma->b - cavity_gamma.b, tilt};
+  if (damping == 1.0) {  // the reference's update, bit for bit when there is no start site
     factor = matched;
-    mean = next.mean;
+    mean = tilt == 0.0 ? next.mean : next.mean + next.variance * tilt;
     variance = next.variance;
     prior = *next_gamma;
     return true;
@@ -79,7 +83,7 @@ bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFact
   };
   factor = {mix(factor.mean_times_precision, matched.mean_times_precision),
             mix(factor.precision, matched.precision), mix(factor.a, matched.a),
-            mix(factor.b, matched.b)};
+            mix(factor.b, matched.b), tilt};
   variance = 1.0 / (cavity_precision + factor.precision);
   mean = (cavity_mean / cavity_variance + factor.mean_times_precision) * variance;
   prior = Gamma{cavity_gamma.a + factor.a, cavity_gamma.b + factor.b};

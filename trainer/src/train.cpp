@@ -140,11 +140,21 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       (options.initial_means == InitialMeans::automatic && options.task == Task::multiclass);
   model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
                                 model.prior, random, unit_means);
-  // Unit-scale means are no slight perturbation: the factors start at them, or the first EP
-  // sweep would read the random start as data (see initial_prior_factors).
-  PriorFactors factors = initial_prior_factors(
-      model.layers, model.prior, unit_means ? FactorStart::initial_means : FactorStart::zero_mean);
   const bool ard = options.prior == PriorMode::ard;
+  const bool ebp = options.algorithm == Algorithm::ebp;
+  const bool learn_prior =
+      !ebp && (options.prior == PriorMode::learned || ard ||
+               (options.prior == PriorMode::automatic &&
+                (options.task == Task::regression || options.task == Task::count)));
+  // The random start is not data: kept out of every cavity, or the EP sweeps read it as data,
+  // amplified where the data has hardly shrunk the variances (small data: the prior Gamma ran
+  // away). Unit-scale means start the factors; a slight perturbation is kept in q as its own
+  // site (see FactorStart). A fixed prior has no sweeps: its factors (SEP's prior sites) stay
+  // the reference's.
+  const FactorStart factor_start = unit_means    ? FactorStart::initial_means
+                                   : learn_prior ? FactorStart::start_site
+                                                 : FactorStart::zero_mean;
+  PriorFactors factors = initial_prior_factors(model.layers, model.prior, factor_start);
   const PriorGroups groups =
       ard ? input_prior_groups(model.layers) : shared_prior_groups(model.layers);
   std::vector<Gamma> priors(groups.count, model.prior);  // group 0 is model.prior
@@ -153,11 +163,6 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
   const std::unique_ptr<Likelihood> likelihood =
       make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
-  const bool ebp = options.algorithm == Algorithm::ebp;
-  const bool learn_prior =
-      !ebp && (options.prior == PriorMode::learned || ard ||
-               (options.prior == PriorMode::automatic &&
-                (options.task == Task::regression || options.task == Task::count)));
   const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
   const bool sep = options.inference == Inference::sep;
   PaddedPriorSites prior_sites;

@@ -87,7 +87,7 @@ static pbp_status run_row(uint32_t index) {
 
 int main(void) {
   FILE* file = fopen("model.pbp", "rb");
-  size_t size;
+  size_t size, row_bytes, got;
   uint32_t rows = 0;
   pbp_status status;
   if (file == NULL) {
@@ -123,8 +123,10 @@ int main(void) {
     printf("model_runner: cannot open inputs.f32\n");
     return 1;
   }
-  /* Float32 little-endian on every supported target, so the file's bytes are the floats. */
-  while (fread(row, sizeof(float), model.input_count, file) == model.input_count) {
+  /* Float32 little-endian on every supported target, so the file's bytes are the floats. Read
+   * as bytes: a file that ends inside a row is an error, not a silently shorter input. */
+  row_bytes = model.input_count * sizeof(float);
+  while ((got = fread(row, 1, row_bytes, file)) == row_bytes) {
     status = run_row(rows++);
     if (status != PBP_OK) {
       printf("\nmodel_runner: row %lu: %s\n", (unsigned long)(rows - 1u),
@@ -134,6 +136,14 @@ int main(void) {
     }
   }
   fclose(file);
+  if (got != 0) {
+    printf(
+        "model_runner: inputs.f32 ends inside a row: %lu bytes after %lu complete rows, but each "
+        "row is %lu floats (%lu bytes)\n",
+        (unsigned long)got, (unsigned long)rows, (unsigned long)model.input_count,
+        (unsigned long)row_bytes);
+    return 1;
+  }
   printf("%lu rows\n", (unsigned long)rows);
   return 0;
 }

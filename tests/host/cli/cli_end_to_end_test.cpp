@@ -116,7 +116,7 @@ TEST_F(EndToEnd, PredictMatchesColumnsByNameOrPosition) {
             "mean,std,epistemic_std,aleatoric_std");
   EXPECT_EQ(count_lines(with_target.out), 41u);
 
-  // Same inputs, reordered and renamed columns: by name, then by position without the target.
+  // Same inputs, reordered columns: by name; other names: by position when asked for.
   std::string reordered = "y,x2,x1\n";
   std::string positional = "first,second\n";
   std::istringstream rows(regression_csv(40));
@@ -131,7 +131,10 @@ TEST_F(EndToEnd, PredictMatchesColumnsByNameOrPosition) {
   write_file(path("reordered.csv"), reordered);
   write_file(path("positional.csv"), positional);
   for (const char* file : {"reordered.csv", "positional.csv"}) {
-    const RunResult result = run_pbp({"predict", "--model", path("m.pbp"), "--data", path(file)});
+    const bool positional = std::string(file) == "positional.csv";
+    std::vector<std::string> arguments{"predict", "--model", path("m.pbp"), "--data", path(file)};
+    if (positional) arguments.push_back("--by-position");
+    const RunResult result = run_pbp(arguments);
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(result.out, with_target.out) << file;
   }
@@ -145,9 +148,18 @@ TEST_F(EndToEnd, PredictMatchesColumnsByNameOrPosition) {
   const RunResult narrow =
       run_pbp({"predict", "--model", path("m.pbp"), "--data", path("narrow.csv")});
   EXPECT_EQ(narrow.exit_code, 1);
-  EXPECT_NE(narrow.err.find(path("narrow.csv") + ":1:1: the model has 2 inputs (x1,x2)"),
+  EXPECT_NE(narrow.err.find(path("narrow.csv") +
+                            ":1:1: the header does not name the model's inputs: missing 'x1', "
+                            "'x2'; unexpected 'only'"),
             std::string::npos)
       << narrow.err;
+  const RunResult narrow_by_position =
+      run_pbp({"predict", "--model", path("m.pbp"), "--data", path("narrow.csv"), "--by-position"});
+  EXPECT_EQ(narrow_by_position.exit_code, 1);
+  EXPECT_NE(
+      narrow_by_position.err.find(path("narrow.csv") + ":1:1: the model has 2 inputs (x1,x2)"),
+      std::string::npos)
+      << narrow_by_position.err;
 }
 
 TEST_F(EndToEnd, CorruptBlobFailsWithTheRuntimeStatus) {

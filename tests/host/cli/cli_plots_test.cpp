@@ -120,7 +120,8 @@ TEST_F(Plots, CurveWithoutTestSetAndItsUsageErrors) {
   expect_one_line_error(
       run_pbp(training(path("b.csv"), path("x.pbp"),
                        {"--task", "binary", "--curve", path("x.svg"), "--test", path("wide.csv")})),
-      1, "the model has 2 inputs");
+      1,
+      "the header does not name the model's inputs: missing 'x1', 'x2'; unexpected 'a', 'b', 'c'");
   EXPECT_FALSE(std::filesystem::exists(path("x.pbp")));
   EXPECT_FALSE(std::filesystem::exists(path("x.svg")));
 }

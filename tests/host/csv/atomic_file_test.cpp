@@ -100,5 +100,70 @@ TEST_F(AtomicFile, FailedWriteKeepsOldFileAndRemovesTemporary) {
   EXPECT_EQ(entries(), 1u);
 }
 
+// A pair (a generated .h and .c) changes together or not at all.
+TEST_F(AtomicFile, PairIsReplacedTogether) {
+  const fs::path header = directory_ / "m.h", source = directory_ / "m.c";
+  write_files_atomically({{header.string(), "old h"}, {source.string(), "old c"}});
+  write_files_atomically({{header.string(), "new h"}, {source.string(), "new c"}});
+  EXPECT_EQ(read_text(header), "new h");
+  EXPECT_EQ(read_text(source), "new c");
+  EXPECT_EQ(entries(), 2u);  // no temporary, no backup left
+}
+
+// The second rename fails after the first succeeded (a directory where m.c goes): the first is
+// restored from its backup, nothing else is left behind.
+TEST_F(AtomicFile, PairFailingAtTheSecondRestoresTheFirst) {
+  const fs::path header = directory_ / "m.h", source = directory_ / "m.c";
+  write_file_atomically(header.string(), "old h");
+  fs::create_directories(source / "inside");
+  std::string message;
+  try {
+    write_files_atomically({{header.string(), "new h"}, {source.string(), "new c"}});
+  } catch (const std::runtime_error& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find(source.string() + ": cannot replace"), std::string::npos) << message;
+  EXPECT_NE(message.find("no file was changed"), std::string::npos) << message;
+  EXPECT_EQ(read_text(header), "old h");
+  EXPECT_TRUE(fs::is_directory(source / "inside"));
+  EXPECT_EQ(entries(), 2u);
+}
+
+// The same when the first file did not exist before: it is removed again.
+TEST_F(AtomicFile, PairFailingAtTheSecondRemovesANewFirst) {
+  const fs::path header = directory_ / "m.h", source = directory_ / "m.c";
+  fs::create_directories(source);
+  EXPECT_THROW(write_files_atomically({{header.string(), "new h"}, {source.string(), "new c"}}),
+               std::runtime_error);
+  EXPECT_FALSE(fs::exists(header));
+  EXPECT_EQ(entries(), 1u);
+}
+
+// A full disk while writing the second file (a file size limit stands in for it): neither file
+// changes, and the temporaries are gone.
+TEST_F(AtomicFile, PairOnAFullDiskChangesNeither) {
+  const fs::path header = directory_ / "m.h", source = directory_ / "m.c";
+  write_files_atomically({{header.string(), "old h"}, {source.string(), "old c"}});
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const std::string large(100000, 'x');
+  std::string message;
+  try {
+    write_files_atomically({{header.string(), "new h"}, {source.string(), large}});
+  } catch (const std::runtime_error& error) {
+    message = error.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous_handler);
+  EXPECT_NE(message.find(source.string() + ": cannot write"), std::string::npos) << message;
+  EXPECT_EQ(read_text(header), "old h");
+  EXPECT_EQ(read_text(source), "old c");
+  EXPECT_EQ(entries(), 2u);
+}
+
 }  // namespace
 }  // namespace pbp::trainer

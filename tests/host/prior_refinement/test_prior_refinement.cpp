@@ -176,5 +176,35 @@ TEST(PriorRefinement, FactorsStartedAtTheMeansLeaveOnlyTheDataInTheCavity) {
   }
 }
 
+// FactorStart::start_site: the cavity holds only the data's message, as with initial_means, and
+// q keeps the start's tilt m0 / v0 after the re-match (its mean moves by v m0 / v0); a second
+// refinement sees the same cavity again.
+TEST(PriorRefinement, StartSiteStaysInQAndOutOfTheCavity) {
+  const Gamma prior{6.0, 6.0};
+  Layer layer;
+  layer.inputs = 1;
+  layer.outputs = 1;
+  layer.mean = {0.9, -1.3};
+  layer.variance.assign(2, prior.variance_estimate());
+  const double v0 = prior.variance_estimate(), mu = 0.4, s = 30.0;
+  PriorFactors factors = initial_prior_factors({layer}, prior, FactorStart::start_site);
+  for (size_t i = 0; i < 2; ++i) {
+    const double m0 = layer.mean[i];
+    EXPECT_EQ(factors[0][i].start_tilt, m0 / v0);
+    double variance = 1.0 / (1.0 / v0 + 1.0 / s);
+    double mean = variance * (m0 / v0 + mu / s);
+    const Expected e = independent_update(mu, s, prior.a, prior.b);
+    Gamma shared = prior;
+    ASSERT_TRUE(refine_prior_factor(mean, variance, shared, factors[0][i]));
+    // independent_update differentiates numerically: good to about 1e-6 here.
+    EXPECT_NEAR(variance, e.variance, 1e-5 * e.variance);
+    EXPECT_NEAR(mean, e.mean + e.variance * m0 / v0, 1e-6 * (1 + std::abs(e.mean)));
+    EXPECT_NEAR(shared.b, e.b, 1e-6 * e.b);
+    const PriorFactor& f = factors[0][i];
+    const double cavity_precision = 1.0 / variance - f.precision;
+    EXPECT_NEAR((mean / variance - f.mean_times_precision) / cavity_precision, mu, 1e-9);
+  }
+}
+
 }  // namespace
 }  // namespace pbp::trainer

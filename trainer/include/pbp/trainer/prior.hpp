@@ -18,6 +18,9 @@ struct PriorFactor {
   double precision = 0.0;             // 1 / v~
   double a = 0.0;                     // Gamma shape minus its uniform value
   double b = 0.0;                     // Gamma rate
+  // FactorStart::start_site: the start's linear tilt m0 / v0, carried in mean_times_precision
+  // (so no cavity holds it) and put back into q after every re-match (so q keeps it).
+  double start_tilt = 0.0;
 };
 
 // One factor per weight, laid out like Layer::mean.
@@ -37,14 +40,24 @@ PriorGroups shared_prior_groups(const std::vector<Layer>& layers);
 // bias column in group 1 + inputs, every deeper weight in the shared group 0.
 PriorGroups input_prior_groups(const std::vector<Layer>& layers);
 
-// Where the factors' means start: at 0, as the reference starts them (PBP's perturbation of the
-// weight means is slight and stays out of the factors), or at each weight's initial mean, so
-// that q starts as the product of the factors and every later cavity q / factor holds only what
-// the data added. With zero-mean factors the cavity credits the data with the start, amplified by
-// v0 / (v0 - v): about 40 for a first-layer weight of a 784-input network after an epoch, which
-// turns unit-scale starting means into a prior variance that grows without bound (digits: prior
-// b not finite).
-enum class FactorStart { zero_mean, initial_means };
+// Where the factors' means start. q starts as N(m0, v0): the prior's variance v0 = b/(a-1) and a
+// random mean m0 that breaks the hidden units' symmetry.
+// - zero_mean, as the reference starts them (PBP's perturbation of the weight means is slight and
+//   stays out of the factors). Then q / factor - the cavity, what the data is credited with -
+//   holds the start's tilt m0 / v0 with almost no precision, so its mean is the start amplified
+//   by v_cav / v0 = 1 / (1 - v / v0), large wherever the data has hardly shrunk v. On small
+//   training sets one epoch shrinks v by a few percent: the amplification is ~50 (Boston, 46
+//   rows) against ~5 on the full 455, every first-layer cavity claims a weight of ~10-30, the
+//   shared Gamma matches a prior variance of hundreds in the first sweep, and the wider prior
+//   lets later cavities grow further until b overflows float32 or the predictive variance
+//   drives the noise Gamma's a below 1 (issue 12, part 5). The same amplification turns
+//   unit-scale starting means into an unbounded prior variance (digits).
+// - initial_means: the factors start at m0, so q starts as the product of the factors and every
+//   cavity holds only what the data added; the first re-match drops the start from q.
+// - start_site: the start is a site of its own, neither data nor prior: out of every cavity (as
+//   initial_means) and kept in q after each re-match (as the reference keeps it, so the units
+//   stay apart). The prior Gamma then learns from what the data added alone.
+enum class FactorStart { zero_mean, initial_means, start_site };
 
 // The factors with precision (a-1)/b of the prior Gamma, Gamma parts 0 (the Gamma prior itself is
 // already in q), and means as `start` says.
