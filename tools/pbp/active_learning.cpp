@@ -62,7 +62,7 @@ size_t highest_variance(const LoadedModel& model, const trainer::Dataset& data,
 
 ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
                        const RepeatSetup& setup, const ModelRows& test, Strategy strategy,
-                       trainer::TrainOptions options) {
+                       trainer::TrainOptions options, const RecipeSettings& recipe) {
   options.seed = setup.training_seed;
   options.on_epoch = nullptr;
   trainer::Random picks(setup.pick_seed);
@@ -71,7 +71,8 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
   ActiveRun run;
   for (size_t round = 0;; ++round) {
     // Retrained from scratch; train() standardises on the current training rows.
-    const trainer::Model model = trainer::train(data.subset(training), options);
+    const trainer::Model model =
+        trainer::train_with_recipe(data.subset(training), options, recipe.recipe, recipe.space);
     const LoadedModel blob = LoadedModel::open(trainer::write_blob(model), "active-learning model");
     const std::vector<Metric> metrics = evaluate(blob, test);
     run.rmse.push_back(metric_value(metrics, "rmse"));
@@ -101,7 +102,8 @@ std::optional<Strategy> parse_strategy(const std::string& name) {
 std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,
                                                         const ActivePlan& plan,
                                                         const trainer::TrainOptions& options,
-                                                        size_t jobs, ProgressBar& progress) {
+                                                        const RecipeSettings& recipe, size_t jobs,
+                                                        ProgressBar& progress) {
   if (options.task != trainer::Task::regression) {
     throw std::invalid_argument("active learning is for regression models");
   }
@@ -114,7 +116,7 @@ std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& 
     const RepeatSetup setup = setup_repeat(data.rows, plan, repeat);
     const ModelRows test = model_rows(data.subset(setup.test));
     for (size_t s = 0; s < plan.strategies.size(); ++s) {
-      runs[s][repeat] = run_strategy(data, plan, setup, test, plan.strategies[s], options);
+      runs[s][repeat] = run_strategy(data, plan, setup, test, plan.strategies[s], options, recipe);
     }
   });
   return runs;

@@ -12,6 +12,7 @@
 #include "output.hpp"
 #include "pbp/trainer/dataset.hpp"
 #include "pbp/trainer/train.hpp"
+#include "train_setup.hpp"
 
 namespace pbp::cli {
 
@@ -42,6 +43,7 @@ struct ActiveRun {
 std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,
                                                         const ActivePlan& plan,
                                                         const trainer::TrainOptions& options,
-                                                        size_t jobs, ProgressBar& progress);
+                                                        const RecipeSettings& recipe, size_t jobs,
+                                                        ProgressBar& progress);
 
 }  // namespace pbp::cli

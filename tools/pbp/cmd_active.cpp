@@ -245,7 +245,8 @@ int run(const ParsedOptions& options) {
 
   ProgressBar progress("active learning");
   const auto start = std::chrono::steady_clock::now();
-  const auto runs = run_active_learning(data, plan, train_options, jobs, progress);
+  const RecipeSettings recipe = recipe_settings(options, train_options);
+  const auto runs = run_active_learning(data, plan, train_options, recipe, jobs, progress);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const size_t pool = data.rows - plan.initial - plan.test;

@@ -75,14 +75,16 @@ const std::vector<Column>& columns_for(trainer::Task task) {
 struct SplitResult {
   std::vector<Metric> metrics;
   double train_seconds = 0.0;
+  trainer::RecipeChoice choice;  // what the automatic recipe chose (epochs 0 otherwise)
 };
 
 SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
-                      const trainer::TrainOptions& options) {
+                      const trainer::TrainOptions& options, const RecipeSettings& recipe) {
   const trainer::Dataset train_rows = data.subset(split.train);
   const auto start = std::chrono::steady_clock::now();
-  const trainer::Model model = trainer::train(train_rows, options);
   SplitResult result;
+  const trainer::Model model =
+      trainer::train_with_recipe(train_rows, options, recipe.recipe, recipe.space, &result.choice);
   result.train_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -94,11 +96,12 @@ SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
 
 std::vector<SplitResult> run_splits(const trainer::Dataset& data,
                                     const std::vector<trainer::Split>& splits,
-                                    const trainer::TrainOptions& options, size_t jobs) {
+                                    const trainer::TrainOptions& options,
+                                    const RecipeSettings& recipe, size_t jobs) {
   std::vector<SplitResult> results(splits.size());
   ProgressBar progress("crossval");
   parallel_for(splits.size(), jobs, progress,
-               [&](size_t s) { results[s] = run_split(data, splits[s], options); });
+               [&](size_t s) { results[s] = run_split(data, splits[s], options, recipe); });
   return results;
 }
 
@@ -195,7 +198,15 @@ void print_json(const std::vector<Column>& columns, const std::vector<SplitResul
     seconds.push_back(r.train_seconds);
     JsonObject split;
     for (const Column& column : columns) split.add(column.key, metric_value(r.metrics, column.key));
-    per_split.push_back(split.add("train_seconds", r.train_seconds).str());
+    split.add("train_seconds", r.train_seconds);
+    if (r.choice.epochs > 0) {  // the automatic recipe's choice
+      std::string hidden;
+      for (const uint32_t width : r.choice.hidden) {
+        hidden += (hidden.empty() ? "" : ",") + std::to_string(width);
+      }
+      split.add_raw("hidden", "\"" + hidden + "\"").add("epochs", r.choice.epochs);
+    }
+    per_split.push_back(split.str());
   }
   summary.add("train_seconds_mean", trainer::mean_and_standard_error(seconds).mean);
   std::cout << summary.add_raw("splits", json_array(per_split)).str() << "\n";
@@ -215,7 +226,8 @@ int run(const ParsedOptions& options) {
 
   // Splits trained in parallel already use the cores: one thread per update then.
   if (!options.has("threads") && std::min(jobs, splits.size()) > 1) train_options.threads = 1;
-  const std::vector<SplitResult> results = run_splits(data, splits, train_options, jobs);
+  const RecipeSettings recipe = recipe_settings(options, train_options);
+  const std::vector<SplitResult> results = run_splits(data, splits, train_options, recipe, jobs);
   const std::vector<Column>& columns = columns_for(train_options.task);
   if (options.has("json")) {
     print_json(columns, results);

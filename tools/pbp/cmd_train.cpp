@@ -97,14 +97,20 @@ int run(const ParsedOptions& options) {
   trainer::check_destination(out);  // fail before training, not after
   std::optional<TrainingCurve> curve = curve_for(options, data, train_options);
 
+  const RecipeSettings recipe = recipe_settings(options, train_options);
   ProgressBar progress("training");
-  train_options.on_epoch = [&progress, &curve](uint32_t done, uint32_t total,
-                                               const trainer::Model& model) {
+  train_options.on_epoch = [&curve](uint32_t done, uint32_t, const trainer::Model& model) {
     if (curve) curve->record(done, model);
-    progress.update(done, total);
   };
   const auto start = std::chrono::steady_clock::now();
-  trainer::Model model = trainer::train(data, train_options);
+  trainer::RecipeChoice choice;
+  trainer::Model model = trainer::train_with_recipe(
+      data, train_options, recipe.recipe, recipe.space, &choice,
+      [&progress](uint64_t done, uint64_t total) { progress.update(done, total); });
+  if (choice.epochs > 0) {
+    train_options.hidden = choice.hidden;
+    train_options.epochs = choice.epochs;
+  }
   const double curve_seconds = curve ? curve->seconds() : 0.0;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
@@ -129,7 +135,11 @@ int run(const ParsedOptions& options) {
   if (train_options.task == trainer::Task::regression) {
     std::cout << "; noise std " << general(noise_std(model), 6) << " (original units)";
   }
-  std::cout << "\nwrote " << out << " (" << bytes << " bytes)\n";
+  std::cout << "\n";
+  if (const std::string chosen = recipe_summary(choice, model); !chosen.empty()) {
+    std::cout << chosen << "\n";
+  }
+  std::cout << "wrote " << out << " (" << bytes << " bytes)\n";
   if (curve) {
     const std::string path = options.required_text("curve");
     std::string shape =

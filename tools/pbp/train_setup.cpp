@@ -4,6 +4,7 @@
 #include <cmath>
 #include <thread>
 
+#include "output.hpp"
 #include "pbp/trainer/csv.hpp"
 #include "pbp/trainer/idx.hpp"
 
@@ -75,9 +76,9 @@ trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOpti
 }  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"labels"}, {"target"},  {"task"},      {"classes"},  {"algorithm"},
-          {"prior"},  {"softmax"}, {"samples"},   {"hidden"},   {"epochs"},
-          {"seed"},   {"threads"}, {"inference"}, {"averaging"}};
+  return {{"labels"}, {"target"},  {"task"},      {"classes"},   {"algorithm"},
+          {"prior"},  {"softmax"}, {"samples"},   {"hidden"},    {"epochs"},
+          {"seed"},   {"threads"}, {"inference"}, {"averaging"}, {"recipe"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -104,8 +105,14 @@ const char* const kTrainingOptionsHelp =
     "                       that predictions use), bound (the paper's log bound) or sampled\n"
     "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
     "                       implies --softmax sampled)\n"
-    "  --hidden W[,W...]    widths of the ReLU hidden layers (default: 50)\n"
-    "  --epochs N           passes over the training data (default: 40)\n"
+    "  --recipe R           regression: auto (default) chooses the network (1 x 50 or 2 x 50),\n"
+    "                       the epochs (10 to 200) and the noise level from held-out parts of\n"
+    "                       the training rows, then trains on all of them; paper: PBP as\n"
+    "                       published, 1 x 50 (or --hidden) for 40 epochs (or --epochs)\n"
+    "  --hidden W[,W...]    widths of the ReLU hidden layers (default: 50; with --recipe auto,\n"
+    "                       the only network it tries)\n"
+    "  --epochs N           passes over the training data (default: 40; with --recipe auto,\n"
+    "                       the only length it tries)\n"
     "  --seed N             random seed; equal seeds give identical models (default: 1)\n"
     "  --threads N          1 or 2 threads per training update: wide layers (16 384 weights\n"
     "                       or more) are split in two; the model is the same either way\n"
@@ -168,6 +175,34 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
   if (threads < 1 || threads > 2) throw UsageError("--threads must be 1 or 2");
   train.threads = static_cast<uint32_t>(threads);
   return train;
+}
+
+RecipeSettings recipe_settings(const ParsedOptions& options, const trainer::TrainOptions& train) {
+  RecipeSettings settings;
+  if (const auto recipe = options.text("recipe")) {
+    if (*recipe != "auto" && *recipe != "paper") {
+      throw UsageError("--recipe expects auto or paper, got '" + *recipe + "'");
+    }
+    settings.recipe = *recipe == "paper" ? trainer::Recipe::paper : trainer::Recipe::automatic;
+    if (settings.recipe == trainer::Recipe::automatic && train.task != trainer::Task::regression) {
+      throw UsageError("--recipe auto goes with --task regression");
+    }
+  }
+  if (options.has("hidden")) settings.space.networks = {train.hidden};
+  if (options.has("epochs")) settings.space.epochs = {train.epochs};
+  return settings;
+}
+
+std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::Model& model) {
+  if (choice.epochs == 0) return "";
+  std::string network;  // as --hidden takes it
+  for (const uint32_t width : choice.hidden) {
+    network += (network.empty() ? "" : ",") + std::to_string(width);
+  }
+  return "recipe auto chose --hidden " + network + ", " + std::to_string(choice.epochs) +
+         " epochs and noise std " + general(noise_std(model), 6) + " from " +
+         std::to_string(choice.held_out_rows) + " held-out rows (" + std::to_string(choice.folds) +
+         (choice.folds == 1 ? " fold)" : " folds)");
 }
 
 trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train) {

@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "pbp/trainer/dataset.hpp"
 #include "pbp/trainer/model.hpp"
+#include "pbp/trainer/recipe.hpp"
 #include "pbp/trainer/train.hpp"
 
 namespace pbp::cli {
@@ -17,6 +18,18 @@ extern const char* const kTrainingOptionsHelp;
 
 // Throws UsageError for a malformed value or a combination that does not fit the task.
 trainer::TrainOptions training_options(const ParsedOptions& options);
+
+// --recipe auto|paper (default auto) and what `auto` searches: --hidden and --epochs, when given,
+// fix the network and the epochs it searches over.
+struct RecipeSettings {
+  trainer::Recipe recipe = trainer::Recipe::automatic;
+  trainer::SearchSpace space;
+};
+RecipeSettings recipe_settings(const ParsedOptions& options, const trainer::TrainOptions& train);
+
+// "chose --hidden 50,50, 120 epochs, noise std 0.42 from 91 held-out rows" for a regression trained
+// by the automatic recipe; empty otherwise.
+std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::Model& model);
 
 // Loads --data: a CSV (target column --target, default the last) or IDX images with their
 // --labels. At least 2 rows; every target is checked against the task (an InputError names the

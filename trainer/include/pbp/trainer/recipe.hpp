@@ -1,0 +1,52 @@
+// How a regression model's size, training length and noise level are chosen.
+//
+// `paper`: PBP as published (Hernandez-Lobato & Adams 2015): the given network (default 1 x 50)
+// trained for the given epochs (default 40) by ADF, the noise Gamma learnt along the way.
+// `automatic` (the default for regression): every choice made from the training rows alone.
+// A seeded part of them is held out (5 folds, pooled, below 600 rows; one fifth above); the
+// candidate networks are trained on the rest, scored on the held-out rows after 10, 20, 40, 80,
+// ... epochs with the noise variance that fits those rows best (noise_calibration.hpp), and the
+// best (network, epochs) is trained again on every row, with each epoch's model the average of
+// the posterior over its updates (iterate_average.hpp). Its noise is the calibrated one.
+// Measured on the UCI benchmark's 20 splits (README, tools/bench/uci.sh).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/model.hpp"
+#include "pbp/trainer/train.hpp"
+
+namespace pbp::trainer {
+
+enum class Recipe : uint32_t { automatic = 0, paper = 1 };
+
+// What `automatic` chooses among. The defaults: 1 x 50 and 2 x 50, up to 200 epochs.
+struct SearchSpace {
+  std::vector<std::vector<uint32_t>> networks{{50}, {50, 50}};  // hidden widths
+  std::vector<uint32_t> epochs{10, 20, 40, 80, 120, 160, 200};  // increasing
+};
+
+struct RecipeChoice {
+  std::vector<uint32_t> hidden;
+  uint32_t epochs = 0;
+  double held_out_loglik = 0.0;  // per row, standardised units, of the chosen candidate
+  double noise_variance = 0.0;   // calibrated, standardised units
+  size_t held_out_rows = 0;      // pooled over the folds
+  size_t folds = 0;
+};
+
+// Held-out folds for `rows` training rows: 5 (pooled) below 600 rows, else 1 (a fifth held out).
+size_t selection_folds(size_t rows);
+
+// Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (regression only:
+// other tasks train as `paper`) searches `space` with options' other settings, and
+// options.on_epoch sees the final training's epochs with the calibrated noise. `progress` (may be
+// empty) is called with (epochs trained, epochs planned) over the search and the final training.
+// Deterministic.
+Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
+                        const SearchSpace& space = {}, RecipeChoice* choice = nullptr,
+                        const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace pbp::trainer

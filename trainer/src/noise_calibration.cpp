@@ -1,0 +1,61 @@
+#include "pbp/trainer/noise_calibration.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace pbp::trainer {
+namespace {
+
+// d/d noise of the summed log-likelihood: 1/2 sum (r^2 - v) / v^2 with v = v_i + noise.
+double slope(const HeldOutResiduals& rows, double noise) {
+  double sum = 0.0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const double v = rows.epistemic[i] + noise;
+    sum += (rows.squared_error[i] - v) / (v * v);
+  }
+  return sum;
+}
+
+}  // namespace
+
+void HeldOutResiduals::append(const HeldOutResiduals& other) {
+  squared_error.insert(squared_error.end(), other.squared_error.begin(), other.squared_error.end());
+  epistemic.insert(epistemic.end(), other.epistemic.begin(), other.epistemic.end());
+}
+
+double held_out_loglik(const HeldOutResiduals& rows, double noise) {
+  double sum = 0.0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const double v = rows.epistemic[i] + noise;
+    sum += -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
+  }
+  return sum / static_cast<double>(rows.size());
+}
+
+double calibrated_noise_variance(const HeldOutResiduals& rows) {
+  if (rows.size() == 0) throw std::invalid_argument("noise calibration needs held-out rows");
+  // With varying epistemic variances the log-likelihood can have more than one local maximum,
+  // so the best of a grid 0.05 decades apart is found first and then refined by bisecting the
+  // slope's sign between its neighbours (where the slope is positive left, negative right).
+  constexpr double kLowest = -10.0, kHighest = 4.0, kStep = 0.05;  // log10 of the noise
+  const int steps = static_cast<int>((kHighest - kLowest) / kStep + 0.5);
+  int best = 0;
+  double best_loglik = -INFINITY;
+  for (int k = 0; k <= steps; ++k) {
+    const double loglik = held_out_loglik(rows, std::pow(10.0, kLowest + kStep * k));
+    if (loglik > best_loglik) best_loglik = loglik, best = k;
+  }
+  double low = kLowest + kStep * (best > 0 ? best - 1 : 0);
+  double high = kLowest + kStep * (best < steps ? best + 1 : steps);
+  if (slope(rows, std::pow(10.0, low)) <= 0.0 || slope(rows, std::pow(10.0, high)) >= 0.0) {
+    return std::pow(10.0, kLowest + kStep * best);  // at an end of the range
+  }
+  while (high - low > 1e-10) {
+    const double middle = 0.5 * (low + high);
+    (slope(rows, std::pow(10.0, middle)) > 0.0 ? low : high) = middle;
+  }
+  return std::pow(10.0, 0.5 * (low + high));
+}
+
+}  // namespace pbp::trainer
