@@ -14,7 +14,7 @@ prepare_model() {
       cp "$PREDICT_COST_MODEL" "$work/model.pbp"
     else
       cmake --build "$host" -j2 --target pbp >/dev/null
-      "$host/bin/pbp" train --data "$work/train.csv" --out "$work/model.pbp" >/dev/null
+      "$host/bin/pbp" train --data "$work/train.csv" --out "$work/model.pbp" --recipe paper >/dev/null
     fi
     data=(--data "$work/test.csv")
     model_kind=trained

@@ -21,7 +21,7 @@ ref_ms=120       # reference C code, per training run
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -n $((rows + 1)) "$csv" >"$work/train.csv"
-train=("$pbp" train --data "$work/train.csv" --out "$work/model.pbp" --hidden 50 --epochs "$epochs")
+train=("$pbp" train --data "$work/train.csv" --out "$work/model.pbp" --recipe paper --hidden 50 --epochs "$epochs")
 "${train[@]}" >/dev/null 2>&1 || { echo "pbp train failed" >&2; "${train[@]}"; exit 1; }
 
 command -v valgrind >/dev/null || { echo "valgrind not found" >&2; exit 1; }

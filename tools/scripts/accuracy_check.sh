@@ -5,7 +5,9 @@
 #     test LL -2.4562 (over all 20 splits 2.9963 / -2.5601, the original C code 3.0014 / -2.5682);
 #   digits (multiclass, the defaults: mean-field softmax, iterate averaging): 5 random 90/10
 #     splits, seed 1, 1 x 50, 40 epochs: accuracy 0.9722, ECE 0.0201;
-#   breast cancer (binary, probit): the same protocol: accuracy 0.9649, ECE 0.0326.
+#   breast cancer (binary, probit): the same protocol: accuracy 0.9649, ECE 0.0326;
+#   the default regression recipe (auto), first 5 standard splits: Boston LL -2.389 (coverage
+#     0.973), energy -0.704 (0.945), yacht -0.760 (0.968).
 #   usage: accuracy_check.sh <pbp binary> <datasets dir>
 set -euo pipefail
 pbp="$1"
@@ -32,12 +34,33 @@ trap 'rm -rf "$splits"' EXIT
 for s in 0 1 2 3 4; do
   cp "$data/boston_splits/index_train_$s.txt" "$data/boston_splits/index_test_$s.txt" "$splits/"
 done
-json="$("$pbp" crossval --data "$data/boston.csv" --split-files "$splits" --hidden 50 --epochs 40 --json)"
+json="$("$pbp" crossval --data "$data/boston.csv" --split-files "$splits" --recipe paper --json)"
 rmse="$(json_value "$json" rmse_mean)"
 loglik="$(json_value "$json" loglik_mean)"
-echo "boston, 5 standard splits, 1x50, 40 epochs: rmse_mean $rmse (max 2.80), loglik_mean $loglik (min -2.48)"
+echo "boston, 5 standard splits, --recipe paper (1x50, 40 epochs): rmse_mean $rmse (max 2.80), loglik_mean $loglik (min -2.48)"
 check "boston rmse_mean" "$rmse" le 2.80
 check "boston loglik_mean" "$loglik" ge -2.48
+
+# The default regression recipe (auto) on the first 5 standard splits of three UCI sets: its
+# test LL must not fall and its 95 % intervals must stay honest.
+first_splits() {  # first_splits <splits dir>: a folder with splits 0-4
+  rm -rf "$splits" && mkdir -p "$splits"
+  for s in 0 1 2 3 4; do cp "$1/index_train_$s.txt" "$1/index_test_$s.txt" "$splits/"; done
+}
+for set in "boston boston.csv boston_splits -2.45" "energy uci/energy/energy.csv uci/energy/splits -0.85" \
+  "yacht uci/yacht/yacht.csv uci/yacht/splits -0.95"; do
+  read -r name csv split_dir min_loglik <<<"$set"
+  [[ -f "$data/$csv" ]] || { echo "$name: $data/$csv missing"; failed=$((failed + 1)); continue; }
+  first_splits "$data/$split_dir"
+  json="$("$pbp" crossval --data "$data/$csv" --split-files "$splits" --json)"
+  loglik="$(json_value "$json" loglik_mean)"
+  coverage="$(json_value "$json" coverage95_mean)"
+  echo "$name, 5 standard splits, --recipe auto: loglik_mean $loglik (min $min_loglik)," \
+    "coverage95_mean $coverage (0.90 to 0.99)"
+  check "$name loglik_mean (auto)" "$loglik" ge "$min_loglik"
+  check "$name coverage95_mean (auto)" "$coverage" ge 0.90
+  check "$name coverage95_mean (auto)" "$coverage" le 0.99
+done
 
 for task in "digits multiclass 0.96 0.035" "breast_cancer binary 0.95 0.05"; do
   read -r name kind min_accuracy max_ece <<<"$task"

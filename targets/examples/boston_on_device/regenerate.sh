@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates boston_13_50.c/.h (the model this example links) from the Boston housing data:
-#   pbp train --hidden 50 --epochs 40 --seed 1 on all 506 rows, then pbp export-c.
+#   pbp train --recipe paper --hidden 50 --epochs 40 --seed 1 on all 506 rows, then pbp export-c.
 #
 #   targets/examples/boston_on_device/regenerate.sh PBP DATA.csv [OUT_DIR]
 #
@@ -17,6 +17,6 @@ out=$(realpath "${3:-$here}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"  # export-c records the blob's path: keep it a bare file name
-"$pbp" train --data "$data" --out boston_13_50.pbp --hidden 50 --epochs 40 --seed 1 >/dev/null
+"$pbp" train --data "$data" --out boston_13_50.pbp --recipe paper --hidden 50 --epochs 40 --seed 1 >/dev/null
 "$pbp" export-c boston_13_50.pbp --name boston_13_50 --out-dir "$out" >/dev/null
 echo "regenerate: wrote $out/boston_13_50.c and $out/boston_13_50.h"
