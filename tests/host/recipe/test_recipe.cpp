@@ -1,0 +1,114 @@
+// train_with_recipe (recipe.hpp): PBP as published, and the automatic recipe's choices.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+
+#include "../prior_refinement/prior_test_support.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/recipe.hpp"
+
+namespace pbp::trainer {
+namespace {
+
+// y = x0 + tanh(x1) / 2 + N(0, 0.05^2): an easy function and little noise, where PBP's noise
+// Gamma stays far above the truth.
+Dataset low_noise(uint64_t seed, size_t rows) {
+  return test::synthetic(
+      seed, rows, 2, [](double v, size_t k) { return k == 0 ? v : 0.5 * std::tanh(v); }, 0.05,
+      [](double t) { return t; });
+}
+
+double noise_std(const Model& model) {
+  return std::sqrt(model.noise.variance_estimate()) * model.standardisation.target_std;
+}
+
+TrainOptions quick(uint32_t epochs) {
+  TrainOptions options;
+  options.hidden = {20};
+  options.epochs = epochs;
+  return options;
+}
+
+TEST(Recipe, PaperIsTrainItself) {
+  const Dataset data = low_noise(1, 120);
+  EXPECT_EQ(write_blob(train_with_recipe(data, quick(5), Recipe::paper)),
+            write_blob(train(data, quick(5))));
+}
+
+TEST(Recipe, AutomaticFindsTheNoiseThatPaperOverstates) {
+  const Dataset data = low_noise(2, 300);
+  SearchSpace space;
+  space.networks = {{20}};
+  space.epochs = {20, 40, 80};
+  RecipeChoice choice;
+  const Model automatic = train_with_recipe(data, quick(40), Recipe::automatic, space, &choice);
+  const Model paper = train_with_recipe(data, quick(40), Recipe::paper);
+  // The truth is 0.05. The held-out fit adds the model's own error, so it may sit a little above.
+  std::cout << "noise std: automatic " << noise_std(automatic) << ", paper " << noise_std(paper)
+            << ", truth 0.05\n";
+  EXPECT_GT(noise_std(automatic), 0.04);
+  EXPECT_LT(noise_std(automatic), 0.07);
+  EXPECT_GT(noise_std(paper) - 0.05, 2.0 * std::abs(noise_std(automatic) - 0.05));
+  EXPECT_EQ(choice.folds, 5u);  // 300 rows: pooled folds
+  EXPECT_EQ(choice.held_out_rows, 300u);
+  EXPECT_EQ(choice.hidden, std::vector<uint32_t>{20});
+  EXPECT_NEAR(automatic.noise.variance_estimate(), choice.noise_variance,
+              1e-12 * choice.noise_variance);
+}
+
+TEST(Recipe, ChoosesOnlyFromTheSearchSpaceAndIsDeterministic) {
+  const Dataset data = low_noise(3, 150);
+  SearchSpace space;
+  space.networks = {{6}, {6, 6}};
+  space.epochs = {2, 4};
+  RecipeChoice first, second;
+  const Model a = train_with_recipe(data, quick(4), Recipe::automatic, space, &first);
+  const Model b = train_with_recipe(data, quick(4), Recipe::automatic, space, &second);
+  EXPECT_EQ(write_blob(a), write_blob(b));
+  EXPECT_TRUE(first.hidden == std::vector<uint32_t>{6} ||
+              first.hidden == (std::vector<uint32_t>{6, 6}));
+  EXPECT_TRUE(first.epochs == 2 || first.epochs == 4);
+  EXPECT_EQ(a.layers.size(), first.hidden.size() + 1);
+  EXPECT_TRUE(std::isfinite(first.held_out_loglik));
+}
+
+TEST(Recipe, LargeDataHoldsOutOneFifth) {
+  EXPECT_EQ(selection_folds(599), 5u);
+  EXPECT_EQ(selection_folds(600), 1u);
+  const Dataset data = low_noise(4, 700);
+  SearchSpace space;
+  space.networks = {{4}};
+  space.epochs = {1};
+  RecipeChoice choice;
+  train_with_recipe(data, quick(1), Recipe::automatic, space, &choice);
+  EXPECT_EQ(choice.folds, 1u);
+  EXPECT_EQ(choice.held_out_rows, 140u);
+}
+
+TEST(Recipe, OtherTasksTrainAsPublished) {
+  TrainOptions options = quick(3);
+  options.task = Task::binary;
+  const Dataset data = test::synthetic(
+      5, 100, 2, [](double v, size_t) { return v; }, 0.1,
+      [](double t) { return t > 0 ? 1.0 : 0.0; });
+  EXPECT_EQ(write_blob(train_with_recipe(data, options, Recipe::automatic)),
+            write_blob(train(data, options)));
+}
+
+TEST(Recipe, RefusesWhatItCannotDo) {
+  EXPECT_THROW(train_with_recipe(low_noise(6, 9), quick(2), Recipe::automatic),
+               std::invalid_argument);
+  SearchSpace empty;
+  empty.networks.clear();
+  EXPECT_THROW(train_with_recipe(low_noise(6, 50), quick(2), Recipe::automatic, empty),
+               std::invalid_argument);
+  SearchSpace unsorted;
+  unsorted.epochs = {4, 2};
+  EXPECT_THROW(train_with_recipe(low_noise(6, 50), quick(2), Recipe::automatic, unsorted),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pbp::trainer
