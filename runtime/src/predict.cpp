@@ -3,6 +3,7 @@
 #include "blob_view.hpp"
 #include "forward_pass.hpp"
 #include "pbp/math.hpp"
+#include "pbp/outputs.hpp"
 
 extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, uint32_t input_count,
                                   float probability, void* workspace, size_t workspace_bytes,
@@ -20,11 +21,12 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   float variance = 0.0f;
   detail::forward_pass(model, input, workspace, &mean, &variance);
 
-  const float target_variance = model->target_std * model->target_std;
+  const outputs::RegressionMoments<float> moments = outputs::regression_moments(
+      mean, variance, model->noise_a, model->noise_b, model->target_mean, model->target_std);
   pbp_prediction p;
-  p.mean = mean * model->target_std + model->target_mean;
-  p.epistemic_variance = variance * target_variance;
-  p.aleatoric_variance = model->noise_b / (model->noise_a - 1.0f) * target_variance;
+  p.mean = moments.mean;
+  p.epistemic_variance = moments.epistemic_variance;
+  p.aleatoric_variance = moments.aleatoric_variance;
   p.std = math::sqrt(p.epistemic_variance + p.aleatoric_variance);
   // z = Phi^-1((1 + p) / 2), computed from the small tail (1 - p) / 2 so that p near 1 keeps
   // its precision instead of rounding (1 + p) / 2 to 1.

@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/format.hpp"
+#include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/input_relevance.hpp"
 
@@ -268,7 +269,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
               8u * m.weight_count);
   std::printf("noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised)\n",
               float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
-              float_text(m.noise_b / (m.noise_a - 1.0f)).c_str());
+              float_text(outputs::gamma_variance(m.noise_a, m.noise_b)).c_str());
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
               float_text(m.prior_b).c_str(),
               priors ? " beyond layer 0; per input below (ARD)" : "");

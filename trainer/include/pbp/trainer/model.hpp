@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "pbp/outputs.hpp"
+
 namespace pbp::trainer {
 
 // What the network's outputs model (the ADF-extensions paper, Ghosh et al. 2016):
@@ -21,7 +23,7 @@ struct Gamma {
   double b = 6.0;
   // The variance 1/precision that the paper's Student-t -> Gaussian approximation uses: b / (a -
   // 1).
-  double variance_estimate() const { return b / (a - 1.0); }
+  double variance_estimate() const { return outputs::gamma_variance(a, b); }
 };
 
 // Factorised Gaussian posterior of one dense layer's weights: row-major [outputs][inputs + 1],
