@@ -115,7 +115,7 @@ pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model
   if (!(model->target_std > 0.0f)) return PBP_ERR_BAD_STANDARDISATION;
   status = check_finite(model->input_mean, model->input_count);
   if (status != PBP_OK) return status;
-  return check_stds(model->input_std, model->input_count);
+  return check_input_stds(model->input_mean, model->input_std, model->input_count);
 }
 
 pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {

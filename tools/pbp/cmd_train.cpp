@@ -9,6 +9,7 @@
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/standardisation.hpp"
 #include "train_setup.hpp"
 #include "training_curve.hpp"
 
@@ -104,12 +105,19 @@ int run(const ParsedOptions& options) {
     progress.update(done, total);
   };
   const auto start = std::chrono::steady_clock::now();
-  trainer::Model model = trainer::train(data, train_options);
+  trainer::TrainReport report;
+  trainer::Model model = trainer::train(data, train_options, &report);
   const double curve_seconds = curve ? curve->seconds() : 0.0;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
       curve_seconds;
   progress.finish();
+  for (const size_t column : report.constant_inputs) {
+    std::cerr << "pbp train: input " << trainer::input_column_label(data, column)
+              << " is constant on the training rows ("
+              << general(model.standardisation.input_mean[column], 6)
+              << "): it contributes nothing to the model\n";
+  }
   if (model.metadata.feature_names.empty()) model.metadata.feature_names = data.feature_names;
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;

@@ -82,7 +82,7 @@ typedef enum pbp_status {
   PBP_ERR_NONFINITE_VALUE = 26,     /* NaN or Inf in a weight, Gamma or standardisation value */
   PBP_ERR_NEGATIVE_VARIANCE = 27,   /* a weight variance below zero */
   PBP_ERR_BAD_GAMMA = 28,           /* a Gamma with a <= 1 or b <= 0 */
-  PBP_ERR_BAD_STANDARDISATION = 29, /* an input or target std <= 0 */
+  PBP_ERR_BAD_STANDARDISATION = 29, /* a std <= 0, subnormal, or (input) < 2^-14 |mean| */
   PBP_ERR_BAD_METADATA = 30,        /* malformed metadata section */
   /* Prediction. */
   PBP_ERR_MODEL_NOT_OPEN = 31,      /* the pbp_model was not (successfully) opened */
@@ -95,7 +95,8 @@ typedef enum pbp_status {
   PBP_ERR_WRONG_TASK = 38,          /* predict function not for the model's task (PBP_TASK_*) */
   PBP_ERR_OUTPUT_CAPACITY = 39,     /* probabilities buffer shorter than the class count */
   PBP_ERR_COUNT_STEPS = 40,         /* count interval needs > PBP_COUNT_MAX_STEPS pmf terms */
-  /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi). */
+  /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
+   */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
@@ -144,7 +145,7 @@ typedef struct pbp_model {
   float prior_a, prior_b; /* Gamma on the weights' prior precision, a > 1, b > 0 */
   float target_mean, target_std;
   const float* input_mean; /* input_count values */
-  const float* input_std;  /* input_count values, all > 0 */
+  const float* input_std;  /* input_count values, normal floats >= 2^-14 |input_mean| */
   pbp_layer layers[PBP_MAX_LAYERS];
   /* Metadata (all empty when the blob has none). */
   pbp_string name;

@@ -341,6 +341,31 @@ PBP_TEST(task_prediction_arguments) {
                 PBP_ERR_WRONG_TASK);
 }
 
+namespace {
+
+// Element `index` of the standardisation tensor whose descriptor is at `descriptor`.
+uint8_t* standardisation_element(EditableBlob& blob, uint32_t descriptor, uint32_t index) {
+  return pbp_test::tensor_element(blob, standardisation_field(blob, descriptor), index);
+}
+
+}  // namespace
+
+// The input std against 2^-14 |mean| (format::valid_input_standardisation): mean -8192 with std 0.5
+// is the bound itself, accepted; the next float below it, or a subnormal std, is not.
+PBP_TEST(input_std_bound) {
+  namespace layout = fmt::standardisation_section;
+  EditableBlob& blob = pbp_test::tiny_copy();
+  set_f32(standardisation_element(blob, layout::kInputMean, 0), -8192.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  set_f32(standardisation_element(blob, layout::kInputStd, 0), 0.49999997f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_STANDARDISATION);
+  set_f32(standardisation_element(blob, layout::kInputMean, 0), 0.0f);
+  set_f32(standardisation_element(blob, layout::kInputStd, 0), 1e-39f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_STANDARDISATION);
+  set_f32(standardisation_element(blob, layout::kInputStd, 0), 1.2e-38f);  // smallest normals: fine
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+}
+
 PBP_TEST(every_status_code_was_reached) {
   for (int code = 0; code < PBP_STATUS_COUNT; ++code) {
     if (!g_reached[code])

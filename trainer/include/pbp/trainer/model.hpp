@@ -39,9 +39,13 @@ struct Layer {
 
 // Standardisation fitted on the training set: x' = (x - mean) / std, y' = (y - mean) / std.
 // The target is standardised for regression only (other tasks keep mean 0, std 1).
+// Each input's training range [input_min, input_max] (fit_standardisation); both are empty for a
+// model read from a blob.
 struct Standardisation {
   std::vector<double> input_mean;
-  std::vector<double> input_std;  // a constant column gets std 1
+  std::vector<double> input_std;  // a column constant up to rounding: max(1, |mean|)
+  std::vector<double> input_min;
+  std::vector<double> input_max;
   double target_mean = 0.0;
   double target_std = 1.0;
 };
