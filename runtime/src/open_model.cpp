@@ -98,6 +98,34 @@ pbp_status read_layers(Span section, Span tensor_data, pbp_model* model) {
   return PBP_OK;
 }
 
+// The optional appended input ranges: none in a section of exactly the v1 size, else both
+// tensors, finite, with min <= mean <= max for every input.
+pbp_status read_input_ranges(Span section, Span tensor_data, pbp_model* model) {
+  namespace layout = format::standardisation_section;
+  if (section.size == layout::kSize) return PBP_OK;
+  if (section.size < layout::kSizeWithRanges) return PBP_ERR_SECTION_SIZE;
+  const float* min = nullptr;
+  const float* max = nullptr;
+  pbp_status status =
+      locate_float_tensor(section.data + layout::kInputMin, model->input_count, tensor_data, &min);
+  if (status != PBP_OK) return status;
+  status =
+      locate_float_tensor(section.data + layout::kInputMax, model->input_count, tensor_data, &max);
+  if (status != PBP_OK) return status;
+  status = check_finite(min, model->input_count);
+  if (status != PBP_OK) return status;
+  status = check_finite(max, model->input_count);
+  if (status != PBP_OK) return status;
+  for (uint32_t i = 0; i < model->input_count; ++i) {
+    if (!(min[i] <= model->input_mean[i] && model->input_mean[i] <= max[i])) {
+      return PBP_ERR_BAD_RANGE;
+    }
+  }
+  model->input_min = min;
+  model->input_max = max;
+  return PBP_OK;
+}
+
 pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model) {
   if (section.size < format::standardisation_section::kSize) return PBP_ERR_SECTION_SIZE;
   const uint8_t* p = section.data;
@@ -115,7 +143,9 @@ pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model
   if (!(model->target_std > 0.0f)) return PBP_ERR_BAD_STANDARDISATION;
   status = check_finite(model->input_mean, model->input_count);
   if (status != PBP_OK) return status;
-  return check_input_stds(model->input_mean, model->input_std, model->input_count);
+  status = check_input_stds(model->input_mean, model->input_std, model->input_count);
+  if (status != PBP_OK) return status;
+  return read_input_ranges(section, tensor_data, model);
 }
 
 pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {

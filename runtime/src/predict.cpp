@@ -2,6 +2,7 @@
 // output moments into a prediction in target units with a central interval.
 #include "blob_view.hpp"
 #include "forward_pass.hpp"
+#include "input_range.hpp"
 #include "pbp/math.hpp"
 #include "pbp/outputs.hpp"
 
@@ -38,6 +39,7 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   for (float value : outputs) {
     if (!math::is_finite(value)) return PBP_ERR_NONFINITE_OUTPUT;
   }
+  p.range = detail::input_range_report(model, input);
   *result = p;
   return PBP_OK;
 }

@@ -51,6 +51,7 @@ constexpr StatusText kStatusTexts[PBP_STATUS_COUNT] = {
     {"PBP_ERR_WRONG_TASK", "this predict function is not for the model's task"},
     {"PBP_ERR_OUTPUT_CAPACITY", "output buffer is shorter than the class count"},
     {"PBP_ERR_COUNT_STEPS", "count interval needs more than PBP_COUNT_MAX_STEPS terms"},
+    {"PBP_ERR_BAD_RANGE", "an input's training range has min > max or excludes its mean"},
 };
 
 const StatusText* find(pbp_status status) {

@@ -95,12 +95,17 @@ inline constexpr uint32_t kSize = 48;
 }  // namespace layer_record
 
 // Section "standardisation": x' = (x - input_mean) / input_std, y = y' * target_std + target_mean.
+// Exactly kSize bytes: no input ranges (blobs written before them); otherwise at least
+// kSizeWithRanges, the appended descriptors holding each input's training range.
 namespace standardisation_section {
 inline constexpr uint32_t kTargetMean = 0;  // f32
 inline constexpr uint32_t kTargetStd = 4;   // f32 > 0
 inline constexpr uint32_t kInputMean = 8;   // tensor descriptor, input_count elements
 inline constexpr uint32_t kInputStd = 24;   // tensor descriptor: valid_input_standardisation
 inline constexpr uint32_t kSize = 40;
+inline constexpr uint32_t kInputMin = 40;  // tensor descriptor, input_count elements
+inline constexpr uint32_t kInputMax = 56;  // tensor descriptor, min <= input_mean <= max
+inline constexpr uint32_t kSizeWithRanges = 72;
 }  // namespace standardisation_section
 
 // The smallest input std a blob may hold for an input of mean `mean`, as a fraction of |mean|:

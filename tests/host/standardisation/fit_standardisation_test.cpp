@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pbp/format.hpp"
+#include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/standardisation.hpp"
 
@@ -108,6 +109,38 @@ TEST(FitStandardisation, ColumnsFloat32CannotStandardiseAreRejectedByName) {
   EXPECT_NE(rejection([](size_t) { return 5e38; }).find("beyond float32"), std::string::npos);
   // Subnormal in float32: a std no float32 division can use.
   EXPECT_NE(rejection([](size_t i) { return i % 2 ? 1e-39 : -1e-39; }), "");
+}
+
+TEST(FitStandardisation, RangesGoIntoTheBlobAndBack) {
+  Model model;
+  Layer layer;
+  layer.inputs = 2;
+  layer.outputs = 1;
+  layer.relu = false;
+  layer.mean = {0.5, -0.25, 0.125};
+  layer.variance = {0.01, 0.02, 0.03};
+  model.layers = {layer};
+  model.standardisation = fit_standardisation(two_columns(50, [](size_t i) {
+                            return i == 3 ? 2.0 : 0.998;
+                          })).standardisation;
+  const Model read = read_blob(write_blob(model));
+  ASSERT_EQ(read.standardisation.input_min.size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(read.standardisation.input_min[k],
+              static_cast<float>(model.standardisation.input_min[k]));
+    EXPECT_EQ(read.standardisation.input_max[k],
+              static_cast<float>(model.standardisation.input_max[k]));
+  }
+  EXPECT_EQ(write_blob(read), write_blob(model));
+  // A model without ranges (read from an older blob) writes none: a section of the v1 size.
+  model.standardisation.input_min.clear();
+  model.standardisation.input_max.clear();
+  const Model old = read_blob(write_blob(model));
+  EXPECT_TRUE(old.standardisation.input_min.empty());
+  EXPECT_LT(write_blob(model).size(), write_blob(read).size());
+  model.standardisation.input_min = {0.0};
+  model.standardisation.input_max = {0.0};
+  EXPECT_THROW(write_blob(model), std::invalid_argument);
 }
 
 }  // namespace

@@ -39,8 +39,8 @@ struct Layer {
 
 // Standardisation fitted on the training set: x' = (x - mean) / std, y' = (y - mean) / std.
 // The target is standardised for regression only (other tasks keep mean 0, std 1).
-// Each input's training range [input_min, input_max] (fit_standardisation); both are empty for a
-// model read from a blob.
+// Each input's training range [input_min, input_max] goes into the blob for the runtime's
+// out-of-range report; both are empty for a model read from a blob written before ranges.
 struct Standardisation {
   std::vector<double> input_mean;
   std::vector<double> input_std;  // a column constant up to rounding: max(1, |mean|)
