@@ -115,11 +115,13 @@ pbp_status check_variances(const float* values, uint32_t count) {
   return PBP_OK;
 }
 
-pbp_status check_stds(const float* values, uint32_t count) {
-  const pbp_status status = check_finite(values, count);
+pbp_status check_input_stds(const float* means, const float* stds, uint32_t count) {
+  const pbp_status status = check_finite(stds, count);
   if (status != PBP_OK) return status;
   for (uint32_t i = 0; i < count; ++i) {
-    if (!(values[i] > 0.0f)) return PBP_ERR_BAD_STANDARDISATION;
+    if (!format::valid_input_standardisation(means[i], stds[i])) {
+      return PBP_ERR_BAD_STANDARDISATION;
+    }
   }
   return PBP_OK;
 }

@@ -44,10 +44,11 @@ pbp_status locate_sections(const uint8_t* blob, uint32_t size, Sections* section
 pbp_status locate_float_tensor(const uint8_t* descriptor, uint32_t element_count, Span tensor_data,
                                const float** elements);
 
-// Every value finite (and, for variances, >= 0 / for stds, > 0).
+// Every value finite (and, for variances, >= 0 / for input stds,
+// format::valid_input_standardisation with the input's finite mean).
 pbp_status check_finite(const float* values, uint32_t count);
 pbp_status check_variances(const float* values, uint32_t count);
-pbp_status check_stds(const float* values, uint32_t count);
+pbp_status check_input_stds(const float* means, const float* stds, uint32_t count);
 
 // Walks the metadata entries; fills the metadata fields of `model` (input_count already set).
 pbp_status read_metadata(Span metadata, pbp_model* model);

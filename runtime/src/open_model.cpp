@@ -98,6 +98,34 @@ pbp_status read_layers(Span section, Span tensor_data, pbp_model* model) {
   return PBP_OK;
 }
 
+// The optional appended input ranges: none in a section of exactly the v1 size, else both
+// tensors, finite, with min <= mean <= max for every input.
+pbp_status read_input_ranges(Span section, Span tensor_data, pbp_model* model) {
+  namespace layout = format::standardisation_section;
+  if (section.size == layout::kSize) return PBP_OK;
+  if (section.size < layout::kSizeWithRanges) return PBP_ERR_SECTION_SIZE;
+  const float* min = nullptr;
+  const float* max = nullptr;
+  pbp_status status =
+      locate_float_tensor(section.data + layout::kInputMin, model->input_count, tensor_data, &min);
+  if (status != PBP_OK) return status;
+  status =
+      locate_float_tensor(section.data + layout::kInputMax, model->input_count, tensor_data, &max);
+  if (status != PBP_OK) return status;
+  status = check_finite(min, model->input_count);
+  if (status != PBP_OK) return status;
+  status = check_finite(max, model->input_count);
+  if (status != PBP_OK) return status;
+  for (uint32_t i = 0; i < model->input_count; ++i) {
+    if (!(min[i] <= model->input_mean[i] && model->input_mean[i] <= max[i])) {
+      return PBP_ERR_BAD_RANGE;
+    }
+  }
+  model->input_min = min;
+  model->input_max = max;
+  return PBP_OK;
+}
+
 pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model) {
   if (section.size < format::standardisation_section::kSize) return PBP_ERR_SECTION_SIZE;
   const uint8_t* p = section.data;
@@ -115,17 +143,19 @@ pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model
   if (!(model->target_std > 0.0f)) return PBP_ERR_BAD_STANDARDISATION;
   status = check_finite(model->input_mean, model->input_count);
   if (status != PBP_OK) return status;
-  return check_stds(model->input_std, model->input_count);
+  status = check_input_stds(model->input_mean, model->input_std, model->input_count);
+  if (status != PBP_OK) return status;
+  return read_input_ranges(section, tensor_data, model);
 }
 
-// No two tensors share a byte. Then every weight has 8 bytes of its own in a blob smaller than
+// No two tensors (the input ranges too) share a byte. Then every weight has 8 bytes of its own in a blob smaller than
 // 4 GiB, so weight_count and 8 x weight_count fit in 32 bits, and a prediction's work is bounded
 // by the blob's size. (Aliased tensors could repeat one byte range in every layer.)
 pbp_status check_tensors_disjoint(const pbp_model* model) {
   struct Range {
     uintptr_t begin, end;
   };
-  Range ranges[2 * PBP_MAX_LAYERS + 2];
+  Range ranges[2 * PBP_MAX_LAYERS + 4];
   uint32_t count = 0;
   const auto add = [&ranges, &count](const float* elements, uint32_t element_count) {
     const uintptr_t begin = reinterpret_cast<uintptr_t>(elements);
@@ -138,6 +168,10 @@ pbp_status check_tensors_disjoint(const pbp_model* model) {
   }
   add(model->input_mean, model->input_count);
   add(model->input_std, model->input_count);
+  if (model->input_min != nullptr) {  // the optional training ranges
+    add(model->input_min, model->input_count);
+    add(model->input_max, model->input_count);
+  }
   for (uint32_t i = 0; i < count; ++i) {
     for (uint32_t j = i + 1; j < count; ++j) {
       if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) {

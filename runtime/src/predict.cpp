@@ -2,7 +2,9 @@
 // output moments into a prediction in target units with a central interval.
 #include "blob_view.hpp"
 #include "forward_pass.hpp"
+#include "input_range.hpp"
 #include "pbp/math.hpp"
+#include "pbp/outputs.hpp"
 
 extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, uint32_t input_count,
                                   float probability, void* workspace, size_t workspace_bytes,
@@ -20,11 +22,12 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   float variance = 0.0f;
   detail::forward_pass(model, input, workspace, &mean, &variance);
 
-  const float target_variance = model->target_std * model->target_std;
+  const outputs::RegressionMoments<float> moments = outputs::regression_moments(
+      mean, variance, model->noise_a, model->noise_b, model->target_mean, model->target_std);
   pbp_prediction p;
-  p.mean = mean * model->target_std + model->target_mean;
-  p.epistemic_variance = variance * target_variance;
-  p.aleatoric_variance = model->noise_b / (model->noise_a - 1.0f) * target_variance;
+  p.mean = moments.mean;
+  p.epistemic_variance = moments.epistemic_variance;
+  p.aleatoric_variance = moments.aleatoric_variance;
   p.std = math::sqrt(p.epistemic_variance + p.aleatoric_variance);
   // z = Phi^-1((1 + p) / 2), computed from the small tail (1 - p) / 2 so that p near 1 keeps
   // its precision instead of rounding (1 + p) / 2 to 1.
@@ -36,6 +39,7 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   for (float value : outputs) {
     if (!math::is_finite(value)) return PBP_ERR_NONFINITE_OUTPUT;
   }
+  p.range = detail::input_range_report(model, input);
   *result = p;
   return PBP_OK;
 }

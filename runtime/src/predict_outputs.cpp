@@ -1,6 +1,7 @@
 // pbp_predict_classes and pbp_predict_count: the forward pass (forward_pass.hpp), then the task's
 // predictive distribution from the output moments (outputs.hpp).
 #include "forward_pass.hpp"
+#include "input_range.hpp"
 #include "pbp/math.hpp"
 #include "pbp/outputs.hpp"
 
@@ -53,6 +54,7 @@ extern "C" pbp_status pbp_predict_classes(const pbp_model* model, const float* i
   r.predicted_class = outputs::argmax(p, classes);
   r.confidence = p[r.predicted_class];
   r.entropy = outputs::entropy(p, classes);
+  r.range = detail::input_range_report(model, input);
   if (probabilities != nullptr) {
     for (uint32_t c = 0; c < classes; ++c) probabilities[c] = p[c];
   }
@@ -85,6 +87,7 @@ extern "C" pbp_status pbp_predict_count(const pbp_model* model, const float* inp
   r.mode = m.mode;
   r.lower = interval.lower;
   r.upper = interval.upper;
+  r.range = detail::input_range_report(model, input);
   *result = r;
   return PBP_OK;
 }

@@ -38,7 +38,8 @@ constexpr StatusText kStatusTexts[PBP_STATUS_COUNT] = {
     {"PBP_ERR_NONFINITE_VALUE", "NaN or infinity in the model's values"},
     {"PBP_ERR_NEGATIVE_VARIANCE", "a weight variance is negative"},
     {"PBP_ERR_BAD_GAMMA", "a Gamma distribution has a <= 1 or b <= 0"},
-    {"PBP_ERR_BAD_STANDARDISATION", "a standard deviation is not positive"},
+    {"PBP_ERR_BAD_STANDARDISATION",
+     "a standard deviation is not positive, or an input's is too small for its mean in float"},
     {"PBP_ERR_BAD_METADATA", "malformed metadata"},
     {"PBP_ERR_MODEL_NOT_OPEN", "the model has not been opened successfully"},
     {"PBP_ERR_INPUT_WIDTH", "input has the wrong number of values"},
@@ -51,6 +52,7 @@ constexpr StatusText kStatusTexts[PBP_STATUS_COUNT] = {
     {"PBP_ERR_OUTPUT_CAPACITY", "output buffer is shorter than the class count"},
     {"PBP_ERR_COUNT_STEPS", "count interval needs more than PBP_COUNT_MAX_STEPS terms"},
     {"PBP_ERR_TENSOR_OVERLAP", "two tensors of the blob share bytes"},
+    {"PBP_ERR_BAD_RANGE", "an input's training range has min > max or excludes its mean"},
 };
 
 const StatusText* find(pbp_status status) {

@@ -30,11 +30,40 @@ bool inside(const void* p, size_t bytes, const uint8_t* blob, size_t size) {
   return b >= blob && bytes <= size && b - blob <= static_cast<ptrdiff_t>(size - bytes);
 }
 
+// The optional input ranges: both or neither, inside the blob, min <= mean <= max; every input
+// std one the device can divide by.
+void check_ranges(const pbp_model& m, const uint8_t* blob, size_t size) {
+  require((m.input_min == nullptr) == (m.input_max == nullptr), "both ranges or neither");
+  for (uint32_t k = 0; k < m.input_count; ++k) {
+    require(fmt::valid_input_standardisation(m.input_mean[k], m.input_std[k]), "input std");
+  }
+  if (m.input_min == nullptr) return;
+  require(inside(m.input_min, 4u * m.input_count, blob, size), "input min inside");
+  require(inside(m.input_max, 4u * m.input_count, blob, size), "input max inside");
+  for (uint32_t k = 0; k < m.input_count; ++k) {
+    require(m.input_min[k] <= m.input_mean[k] && m.input_mean[k] <= m.input_max[k], "range");
+  }
+}
+
+// pbp_check_input_range on a finite row: a consistent report, never NaN.
+void check_range_report(const pbp_model& m, const float* x) {
+  pbp_range_report r;
+  require(pbp_check_input_range(&m, x, m.input_count, &r) == PBP_OK, "range check status");
+  require(r.status == (m.input_min == nullptr ? PBP_RANGE_UNKNOWN
+                       : r.outside_count == 0 ? PBP_RANGE_INSIDE
+                                              : PBP_RANGE_OUTSIDE),
+          "range status");
+  require(r.outside_count <= m.input_count && r.farthest_input < m.input_count, "range input");
+  // Outside by less than a float's resolution can underflow to 0; NaN never.
+  require(r.outside_count == 0 ? r.distance == 0.0f : r.distance >= 0.0f, "range distance");
+}
+
 void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
   require(m.layer_count >= 1 && m.layer_count <= PBP_MAX_LAYERS, "layer count");
   require(m.input_count >= 1 && m.input_count <= PBP_MAX_UNITS, "input count");
   require(inside(m.input_mean, 4u * m.input_count, blob, size), "input mean inside");
   require(inside(m.input_std, 4u * m.input_count, blob, size), "input std inside");
+  check_ranges(m, blob, size);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const size_t bytes = 4u * size_t{m.layers[l].outputs} * (m.layers[l].inputs + 1u);
     require(inside(m.layers[l].mean, bytes, blob, size), "means inside");
@@ -60,6 +89,7 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
         if (!pbp::math::is_finite(x[k])) x[k] = 1.0f;
       }
     }
+    check_range_report(m, x.data());
     // Every entry point on every model: the wrong task must be refused, never run.
     pbp_prediction p;
     const pbp_status s =

@@ -16,6 +16,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/format.hpp"
+#include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/input_relevance.hpp"
 
@@ -32,7 +33,8 @@ const char* const kUsage =
     "\n"
     "  --json   dump everything as JSON: task, layers (inputs, outputs, activation, mean and\n"
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
-    "           prior_gamma, input_mean, input_std, target_mean, target_std, metadata; for\n"
+    "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
+    "           without training ranges), target_mean, target_std, metadata; for\n"
     "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma\n"
     "\n"
     "An ARD model's input relevance: E[1/lambda] = b/(a-1), the expected prior variance of the\n"
@@ -242,6 +244,8 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("prior_gamma", gamma(m.prior_a, m.prior_b))
       .add_raw("input_mean", float_list(m.input_mean, m.input_count))
       .add_raw("input_std", float_list(m.input_std, m.input_count))
+      .add_raw("input_min", m.input_min ? float_list(m.input_min, m.input_count) : "null")
+      .add_raw("input_max", m.input_max ? float_list(m.input_max, m.input_count) : "null")
       .add_raw("target_mean", float_text(m.target_mean))
       .add_raw("target_std", float_text(m.target_std))
       .add_raw("metadata", metadata);
@@ -250,6 +254,20 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
         .add_raw("bias_prior_gamma", gamma_json(priors->back().a, priors->back().b));
   }
   return json.str();
+}
+
+// Each input's training range, or why there is none (pbp_range_report says unknown then).
+void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
+  if (m.input_min == nullptr) {
+    std::printf("ranges:     none (a blob written before input ranges were stored)\n");
+    return;
+  }
+  std::string joined;
+  for (uint32_t k = 0; k < m.input_count; ++k) {
+    joined += (k ? ", " : "") + (k < names.size() ? names[k] : std::to_string(k)) + " [" +
+              float_text(m.input_min[k]) + ", " + float_text(m.input_max[k]) + "]";
+  }
+  std::printf("ranges:     %s\n", joined.c_str());
 }
 
 void print_summary(const std::string& path, const pbp::Model& model) {
@@ -268,7 +286,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
               8u * m.weight_count);
   std::printf("noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised)\n",
               float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
-              float_text(m.noise_b / (m.noise_a - 1.0f)).c_str());
+              float_text(outputs::gamma_variance(m.noise_a, m.noise_b)).c_str());
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
               float_text(m.prior_b).c_str(),
               priors ? " beyond layer 0; per input below (ARD)" : "");
@@ -287,6 +305,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
     std::printf("features:   %s\n", joined.c_str());
   }
   if (m.notes.length) std::printf("notes:      %s\n", text(m.notes).c_str());
+  print_ranges(m, names);
   if (priors) print_relevance(*priors, names);
 }
 

@@ -21,6 +21,10 @@ const char* const kUsage =
     "  multiclass         p0,...,p<C-1>,entropy   (class probabilities; entropy in nats)\n"
     "  count              mean,variance,mode,lower,upper\n"
     "                     (negative binomial; [lower, upper] the central 95 % interval)\n"
+    "then, for every task, range,range_distance,range_input: the row against the inputs'\n"
+    "training ranges: inside, outside (range_distance: the farthest input's distance beyond its\n"
+    "range in training stds; range_input: that input) or unknown (a model written before\n"
+    "ranges were stored).\n"
     "CSV input columns are matched by the model's feature names: a header that lacks one is an\n"
     "error naming the missing and unexpected columns. By position only with --by-position or\n"
     "for a model without feature names; the target column may be present (it is dropped by\n"
@@ -37,7 +41,10 @@ int run(const ParsedOptions& options) {
   if (const auto out = options.text("out")) trainer::check_destination(*out);
 
   const trainer::Task task = model.description().task;
+  // Each task's columns, then the range report's (their rows end in the newline dropped here).
   std::string csv = prediction_csv_header(model.description());
+  csv.back() = ',';
+  csv += range_csv_header() + "\n";
   for (size_t row = 0; row < rows.data.rows; ++row) {
     if (task == trainer::Task::regression) {
       csv += prediction_csv_row(predict_row(model, rows, row));
@@ -46,6 +53,9 @@ int run(const ParsedOptions& options) {
     } else {
       csv += prediction_csv_row(predict_classes_row(model, rows, row));
     }
+    const std::span<const double> x(rows.data.row(row), rows.data.inputs);
+    csv.back() = ',';
+    csv += range_csv_fields(model.input_range(x), model.description()) + "\n";
   }
   if (const auto out = options.text("out")) {
     trainer::write_file_atomically(*out, csv);

@@ -9,6 +9,7 @@
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/standardisation.hpp"
 #include "train_setup.hpp"
 #include "training_curve.hpp"
 
@@ -104,9 +105,10 @@ int run(const ParsedOptions& options) {
   };
   const auto start = std::chrono::steady_clock::now();
   trainer::RecipeChoice choice;
+  trainer::TrainReport report;
   trainer::Model model = trainer::train_with_recipe(
       data, train_options, recipe.recipe, recipe.space, &choice,
-      [&progress](uint64_t done, uint64_t total) { progress.update(done, total); });
+      [&progress](uint64_t done, uint64_t total) { progress.update(done, total); }, &report);
   if (choice.epochs > 0) {
     train_options.hidden = choice.hidden;
     train_options.epochs = choice.epochs;
@@ -116,6 +118,12 @@ int run(const ParsedOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
       curve_seconds;
   progress.finish();
+  for (const size_t column : report.constant_inputs) {
+    std::cerr << "pbp train: input " << trainer::input_column_label(data, column)
+              << " is constant on the training rows ("
+              << general(model.standardisation.input_mean[column], 6)
+              << "): it contributes nothing to the model\n";
+  }
   if (model.metadata.feature_names.empty()) model.metadata.feature_names = data.feature_names;
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;

@@ -126,6 +126,17 @@ ClassPrediction LoadedModel::predict_classes(std::span<const double> x) const {
   return prediction;
 }
 
+pbp_range_report LoadedModel::input_range(std::span<const double> x) const {
+  const std::vector<float> input(x.begin(), x.end());
+  pbp_range_report report{};
+  const pbp_status status = pbp_check_input_range(&state_->model.view(), input.data(),
+                                                  static_cast<uint32_t>(input.size()), &report);
+  if (status != PBP_OK) {
+    throw std::runtime_error(std::string("range check failed: ") + pbp::status_string(status));
+  }
+  return report;
+}
+
 CountPrediction LoadedModel::predict_count(std::span<const double> x) const {
   require_task(state_->description.task == trainer::Task::count, "a count distribution");
   const std::vector<float> input(x.begin(), x.end());

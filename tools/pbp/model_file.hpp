@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pbp/pbp.h"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::cli {
@@ -68,6 +69,9 @@ class LoadedModel {
   RegressionPrediction predict_interval(std::span<const double> x, double probability) const;
   ClassPrediction predict_classes(std::span<const double> x) const;  // binary, multiclass
   CountPrediction predict_count(std::span<const double> x) const;    // count
+  // `x` against the blob's training ranges (pbp_check_input_range), any task; throws
+  // std::runtime_error if the runtime refuses the row (a value not finite in float).
+  pbp_range_report input_range(std::span<const double> x) const;
 
   struct State;
 

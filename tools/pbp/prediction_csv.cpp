@@ -42,4 +42,17 @@ std::string prediction_csv_row(const CountPrediction& p) {
   return row + "\n";
 }
 
+std::string range_csv_header() {
+  return "range,range_distance,range_input";
+}
+
+std::string range_csv_fields(const pbp_range_report& report, const ModelDescription& model) {
+  if (report.status == PBP_RANGE_UNKNOWN) return "unknown,,";
+  if (report.status == PBP_RANGE_INSIDE) return "inside,0,";
+  const size_t input = report.farthest_input;
+  const std::string name =
+      input < model.feature_names.size() ? model.feature_names[input] : std::to_string(input);
+  return "outside," + float_text(report.distance) + "," + name;
+}
+
 }  // namespace pbp::cli

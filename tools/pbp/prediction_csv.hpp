@@ -18,4 +18,12 @@ std::string prediction_csv_row(const trainer::Prediction& prediction);
 std::string prediction_csv_row(const ClassPrediction& prediction);
 std::string prediction_csv_row(const CountPrediction& prediction);
 
+// The columns `pbp predict` appends to every task's row: the input row against the training
+// ranges (pbp_range_report). "range,range_distance,range_input" (no newline); range is inside,
+// outside or unknown (a blob without ranges), range_distance the farthest input's distance beyond
+// its range in training stds (0 inside, empty when unknown), range_input its name (or 0-based
+// index when the model has no feature names), empty unless outside.
+std::string range_csv_header();
+std::string range_csv_fields(const pbp_range_report& report, const ModelDescription& model);
+
 }  // namespace pbp::cli

@@ -141,6 +141,11 @@ Model read_blob(std::span<const uint8_t> blob) {
   standardisation.target_std = reader.f32(s + fmt::standardisation_section::kTargetStd);
   standardisation.input_mean = reader.tensor(s + fmt::standardisation_section::kInputMean);
   standardisation.input_std = reader.tensor(s + fmt::standardisation_section::kInputStd);
+  if (reader.section_length(fmt::SectionType::standardisation) >=
+      fmt::standardisation_section::kSizeWithRanges) {
+    standardisation.input_min = reader.tensor(s + fmt::standardisation_section::kInputMin);
+    standardisation.input_max = reader.tensor(s + fmt::standardisation_section::kInputMax);
+  }
 
   if (reader.section_length(fmt::SectionType::metadata) != 0) read_metadata(reader, model);
   return model;

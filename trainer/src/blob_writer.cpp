@@ -79,6 +79,10 @@ void check_model(const Model& model) {
   if (s.input_mean.size() != model.input_count() || s.input_std.size() != model.input_count()) {
     throw std::invalid_argument("write_blob: standardisation does not match the input count");
   }
+  if (s.input_min.size() != s.input_max.size() ||
+      (!s.input_min.empty() && s.input_min.size() != model.input_count())) {
+    throw std::invalid_argument("write_blob: input ranges do not match the input count");
+  }
   if (!model.metadata.feature_names.empty() &&
       model.metadata.feature_names.size() != model.input_count()) {
     throw std::invalid_argument("write_blob: feature name count does not match the input count");
@@ -180,7 +184,9 @@ std::vector<uint8_t> write_blob(const Model& model) {
   close_section(fmt::SectionType::layers, true, layers_at);
 
   const Standardisation& s = model.standardisation;
-  const size_t standardisation_at = out.reserve(fmt::standardisation_section::kSize);
+  const bool ranges = !s.input_min.empty();
+  const size_t standardisation_at = out.reserve(
+      ranges ? fmt::standardisation_section::kSizeWithRanges : fmt::standardisation_section::kSize);
   out.put_f32(standardisation_at + fmt::standardisation_section::kTargetMean,
               to_float(s.target_mean, "target mean"));
   out.put_f32(standardisation_at + fmt::standardisation_section::kTargetStd,
@@ -211,6 +217,12 @@ std::vector<uint8_t> write_blob(const Model& model) {
              data_at, "an input mean");
   put_tensor(out, standardisation_at + fmt::standardisation_section::kInputStd, s.input_std,
              data_at, "an input std");
+  if (ranges) {
+    put_tensor(out, standardisation_at + fmt::standardisation_section::kInputMin, s.input_min,
+               data_at, "an input minimum");
+    put_tensor(out, standardisation_at + fmt::standardisation_section::kInputMax, s.input_max,
+               data_at, "an input maximum");
+  }
   close_section(fmt::SectionType::tensor_data, true, data_at);
 
   const size_t crc_at = out.reserve(fmt::kCrcSize);

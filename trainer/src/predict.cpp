@@ -30,10 +30,12 @@ OutputLayerMoments output_layer_moments(const Model& model, std::span<const doub
 Prediction predict(const Model& model, std::span<const double> x) {
   const auto [mean, var] = output_layer_moments(model, x);
   const Standardisation& s = model.standardisation;
+  const outputs::RegressionMoments<double> moments = outputs::regression_moments(
+      mean[0], var[0], model.noise.a, model.noise.b, s.target_mean, s.target_std);
   Prediction p;
-  p.mean = mean[0] * s.target_std + s.target_mean;
-  p.epistemic_variance = var[0] * s.target_std * s.target_std;
-  p.aleatoric_variance = model.noise.variance_estimate() * s.target_std * s.target_std;
+  p.mean = moments.mean;
+  p.epistemic_variance = moments.epistemic_variance;
+  p.aleatoric_variance = moments.aleatoric_variance;
   return p;
 }
 

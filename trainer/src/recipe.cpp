@@ -64,14 +64,15 @@ size_t selection_folds(size_t rows) {
 
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
                         const SearchSpace& space, RecipeChoice* choice,
-                        const std::function<void(uint64_t, uint64_t)>& progress) {
+                        const std::function<void(uint64_t, uint64_t)>& progress,
+                        TrainReport* report) {
   if (recipe == Recipe::paper || options.task != Task::regression) {
     TrainOptions o = options;
     o.on_epoch = [&](uint32_t done, uint32_t total, const Model& model) {
       if (options.on_epoch) options.on_epoch(done, total, model);
       if (progress) progress(done, total);
     };
-    return train(data, o);
+    return train(data, o, report);
   }
   check_space(space);
   const size_t folds = selection_folds(data.rows);
@@ -144,7 +145,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     with_noise.noise = calibrated;
     options.on_epoch(epoch, total, with_noise);
   };
-  Model model = train(data, o);
+  Model model = train(data, o, report);
   model.noise = calibrated;
   if (choice) *choice = best;
   return model;

@@ -14,33 +14,10 @@
 #include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
+#include "pbp/trainer/standardisation.hpp"
 
 namespace pbp::trainer {
 namespace {
-
-// Mean and population standard deviation of each column; a constant column gets std 1 so that
-// standardising never divides by zero.
-Standardisation fit_standardisation(const Dataset& data) {
-  Standardisation s;
-  s.input_mean.assign(data.inputs, 0.0);
-  s.input_std.assign(data.inputs, 0.0);
-  const double n = static_cast<double>(data.rows);
-  auto mean_and_std = [n](auto value_at, size_t count, double& mean, double& std) {
-    double sum = 0.0;
-    for (size_t i = 0; i < count; ++i) sum += value_at(i);
-    mean = sum / n;
-    double squares = 0.0;
-    for (size_t i = 0; i < count; ++i) squares += (value_at(i) - mean) * (value_at(i) - mean);
-    std = std::sqrt(squares / n);
-    if (!(std > 0.0) || !std::isfinite(std)) std = 1.0;
-  };
-  for (size_t k = 0; k < data.inputs; ++k) {
-    mean_and_std([&](size_t i) { return data.x[i * data.inputs + k]; }, data.rows, s.input_mean[k],
-                 s.input_std[k]);
-  }
-  mean_and_std([&](size_t i) { return data.y[i]; }, data.rows, s.target_mean, s.target_std);
-  return s;
-}
 
 // Weight means eps / sqrt(n_in + 1) (paper) or eps (unit) with eps ~ N(0, 1); variances b/(a-1)
 // of the prior Gamma.
@@ -115,7 +92,8 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
 
   Model model;
   model.task = options.task;
-  model.standardisation = fit_standardisation(data);
+  FittedStandardisation fitted = fit_standardisation(data);
+  model.standardisation = std::move(fitted.standardisation);
   if (options.task != Task::regression) {  // labels and counts are modelled as they are
     model.standardisation.target_mean = 0.0;
     model.standardisation.target_std = 1.0;
@@ -181,6 +159,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   std::iota(order.begin(), order.end(), size_t{0});
 
   TrainReport local;
+  local.constant_inputs = std::move(fitted.constant_inputs);
   for (uint32_t epoch = 0; epoch < options.epochs; ++epoch) {
     random.shuffle(order);
     // The updates run on the workspace's padded copy of the weights (see AdfWorkspace); the

@@ -95,13 +95,33 @@ inline constexpr uint32_t kSize = 48;
 }  // namespace layer_record
 
 // Section "standardisation": x' = (x - input_mean) / input_std, y = y' * target_std + target_mean.
+// Exactly kSize bytes: no input ranges (blobs written before them); otherwise at least
+// kSizeWithRanges, the appended descriptors holding each input's training range.
 namespace standardisation_section {
 inline constexpr uint32_t kTargetMean = 0;  // f32
 inline constexpr uint32_t kTargetStd = 4;   // f32 > 0
 inline constexpr uint32_t kInputMean = 8;   // tensor descriptor, input_count elements
-inline constexpr uint32_t kInputStd = 24;   // tensor descriptor, input_count elements, each > 0
+inline constexpr uint32_t kInputStd = 24;   // tensor descriptor: valid_input_standardisation
 inline constexpr uint32_t kSize = 40;
+inline constexpr uint32_t kInputMin = 40;  // tensor descriptor, input_count elements
+inline constexpr uint32_t kInputMax = 56;  // tensor descriptor, min <= input_mean <= max
+inline constexpr uint32_t kSizeWithRanges = 72;
 }  // namespace standardisation_section
+
+// The smallest input std a blob may hold for an input of mean `mean`, as a fraction of |mean|:
+// rounding an input near the mean to float32 moves it by up to 2^-24 |mean|, which this bound
+// keeps below 2^-10 of a std in the standardised input the network sees.
+inline constexpr float kMinInputStdOverMean = 1.0f / 16384.0f;  // 2^-14
+inline constexpr float kSmallestNormalFloat = 1.17549435e-38f;  // FLT_MIN
+
+// An input standardisation float32 can carry out: a finite std that is a normal float (no
+// division by a subnormal) and at least 2^-14 |mean|. Columns constant in training store
+// max(1, |mean|).
+inline bool valid_input_standardisation(float mean, float std) {
+  const float magnitude = mean < 0.0f ? -mean : mean;
+  return std - std == 0.0f && std >= kSmallestNormalFloat &&
+         std >= kMinInputStdOverMean * magnitude;
+}
 
 // Section "metadata": a sequence of entries {u32 key, u32 length, length bytes, zero padding
 // to a multiple of 4}, filling the section exactly. Unknown keys are skipped.

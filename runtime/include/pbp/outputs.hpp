@@ -1,15 +1,41 @@
-// Predictive distributions of the binary, multiclass and count tasks (Ghosh, Delle Fave & Yedidia
-// 2016, "Assumed density filtering methods for learning Bayesian neural networks") from the
-// output moments of one forward pass: output i is z_i ~ N(nu_i, psi_i), independent
+// Predictive distributions of the regression, binary, multiclass and count tasks (Ghosh, Delle Fave
+// & Yedidia 2016, "Assumed density filtering methods for learning Bayesian neural networks") from
+// the output moments of one forward pass: output i is z_i ~ N(nu_i, psi_i), independent
 // (moments.hpp). The one copy of these formulas: the runtime instantiates them in float
-// (pbp_predict_classes, pbp_predict_count), the trainer in double. Freestanding: pbp::math only,
-// no libm, no heap; deterministic (no sampling). Valid inputs: finite nu, finite psi >= 0.
+// (pbp_predict, pbp_predict_classes, pbp_predict_count), the trainer in double. Freestanding:
+// pbp::math only, no libm, no heap; deterministic (no sampling). Valid inputs: finite nu, finite
+// psi >= 0.
 #pragma once
 #include <stdint.h>
 
 #include "pbp/math.hpp"
 
 namespace pbp::outputs {
+
+// ---------------------------------------------------------------------------------------------
+// Regression: Gaussian likelihood whose precision has a Gamma(a, b) posterior, in standardised
+// target units. The paper replaces the Student-t predictive by a Gaussian with the noise variance
+// b / (a - 1) (also the variance estimate of any Gamma on a precision: the trainer's priors).
+template <class T>
+inline T gamma_variance(T a, T b) {
+  return b / (a - T(1));
+}
+
+template <class T>
+struct RegressionMoments {
+  T mean;                // in target units
+  T epistemic_variance;  // psi target_std^2: from the weights' uncertainty
+  T aleatoric_variance;  // b / (a - 1) target_std^2: the noise
+};
+
+// The predictive of output z ~ N(nu, psi) in target units: y = z target_std + target_mean.
+template <class T>
+inline RegressionMoments<T> regression_moments(T nu, T psi, T noise_a, T noise_b, T target_mean,
+                                               T target_std) {
+  const T target_variance = target_std * target_std;
+  return {nu * target_std + target_mean, psi * target_variance,
+          gamma_variance(noise_a, noise_b) * target_variance};
+}
 
 // ---------------------------------------------------------------------------------------------
 // Binary: probit likelihood p(y = 1 | z) = Phi(z). E[Phi(z)] = Phi(nu / sqrt(1 + psi)) exactly.

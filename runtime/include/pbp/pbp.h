@@ -10,7 +10,7 @@
  *   pbp_status s = pbp_predict(&model, x, n, 0.95f, workspace, sizeof workspace, &p);
  *
  * Memory: the blob stays in flash, read in place; it takes 8 bytes per weight (float32 mean and
- * variance), 8 per input, 48 per layer and 172 bytes of structure (FORMAT.md, "Sizes"). RAM is a
+ * variance), 16 per input, 48 per layer and 204 bytes of structure (FORMAT.md, "Sizes"). RAM is a
  * pbp_model and one workspace of PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
  *
  * Requirements: a little-endian target with IEEE-754 binary32 floats.
@@ -82,7 +82,7 @@ typedef enum pbp_status {
   PBP_ERR_NONFINITE_VALUE = 26,     /* NaN or Inf in a weight, Gamma or standardisation value */
   PBP_ERR_NEGATIVE_VARIANCE = 27,   /* a weight variance below zero */
   PBP_ERR_BAD_GAMMA = 28,           /* a Gamma with a <= 1 or b <= 0 */
-  PBP_ERR_BAD_STANDARDISATION = 29, /* an input or target std <= 0 */
+  PBP_ERR_BAD_STANDARDISATION = 29, /* a std <= 0, subnormal, or (input) < 2^-14 |mean| */
   PBP_ERR_BAD_METADATA = 30,        /* malformed metadata section */
   /* Prediction. */
   PBP_ERR_MODEL_NOT_OPEN = 31,      /* the pbp_model was not (successfully) opened */
@@ -96,12 +96,14 @@ typedef enum pbp_status {
   PBP_ERR_OUTPUT_CAPACITY = 39,     /* probabilities buffer shorter than the class count */
   PBP_ERR_COUNT_STEPS = 40,         /* count interval needs > PBP_COUNT_MAX_STEPS pmf terms */
   PBP_ERR_TENSOR_OVERLAP = 41,      /* two tensors share bytes (checked once all are located) */
+  /* Values (a check added after the prediction codes). */
+  PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean */
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_STATUS_COUNT 42
+#define PBP_STATUS_COUNT 43
 
 /* Tasks (format field) and the output count each needs, with the predict function for it.
  * Calling another predict function returns PBP_ERR_WRONG_TASK. */
@@ -146,7 +148,11 @@ typedef struct pbp_model {
   float prior_a, prior_b; /* Gamma on the weights' prior precision, a > 1, b > 0 */
   float target_mean, target_std;
   const float* input_mean; /* input_count values */
-  const float* input_std;  /* input_count values, all > 0 */
+  const float* input_std;  /* input_count values, normal floats >= 2^-14 |input_mean| */
+  /* Each input's training range, input_count values each; both NULL when the blob has none (a
+   * blob written before ranges): the range reports then say PBP_RANGE_UNKNOWN. */
+  const float* input_min;
+  const float* input_max;
   pbp_layer layers[PBP_MAX_LAYERS];
   /* Metadata (all empty when the blob has none). */
   pbp_string name;
@@ -159,6 +165,23 @@ typedef struct pbp_model {
   uint32_t open_marker; /* set by a successful pbp_open */
 } pbp_model;
 
+/* Where an input row lies relative to the inputs' training ranges: a cheap check (one pass over
+ * the inputs) for a failed sensor or a device somewhere its model has never seen. What a device
+ * should do with it: targets/DEPLOYING.md. */
+#define PBP_RANGE_INSIDE 0u  /* every input within its training range */
+#define PBP_RANGE_OUTSIDE 1u /* at least one input outside its training range */
+#define PBP_RANGE_UNKNOWN 2u /* the blob has no ranges (written before they were added) */
+typedef struct pbp_range_report {
+  uint32_t status;         /* PBP_RANGE_* */
+  uint32_t outside_count;  /* inputs outside their range */
+  uint32_t farthest_input; /* index of the input farthest outside (lowest on ties); 0 if none */
+  /* Its distance beyond the range in that input's training stds, (min - x) / std below the range
+   * and (x - max) / std above, i.e. in the standardised units the network sees (a column constant
+   * in training has std max(1, |value|)). 0 when inside or unknown (or outside by less than float
+   * resolves); +inf beyond float; never NaN. */
+  float distance;
+} pbp_range_report;
+
 /* One prediction, in original target units. */
 typedef struct pbp_prediction {
   float mean;
@@ -167,6 +190,7 @@ typedef struct pbp_prediction {
   float std;                /* sqrt(epistemic + aleatoric) */
   float lower;              /* central interval holding `probability` of a Gaussian predictive */
   float upper;
+  pbp_range_report range; /* the input row against the training ranges */
 } pbp_prediction;
 
 /* A classification (binary or multiclass model), from the output moments (nu_c, psi_c) of one
@@ -176,17 +200,19 @@ typedef struct pbp_class_result {
   uint32_t predicted_class; /* index of the largest probability (lowest index on ties) */
   float confidence;         /* that probability, in [1 / class_count, 1] */
   float entropy;            /* predictive entropy -sum p log p in nats, in [0, log class_count] */
+  pbp_range_report range;   /* the input row against the training ranges */
 } pbp_class_result;
 
 /* A count prediction: the negative-binomial predictive NB(mean e^nu, scale psi) of the
  * ADF-extensions paper (Ghosh et al. 2016). Integer-valued fields are held as floats (exact up
  * to 2^24); mode can exceed any integer type when e^nu is huge. */
 typedef struct pbp_count_result {
-  float mean;     /* e^nu */
-  float variance; /* e^nu (1 + psi e^nu) */
-  float mode;     /* floor((1 - psi) e^nu) if psi < 1, else 0 */
-  float lower;    /* central interval holding at least `probability`: the smallest k with */
-  float upper;    /* CDF(k) >= (1 - p) / 2, and the smallest k with CDF(k) >= (1 + p) / 2 */
+  float mean;             /* e^nu */
+  float variance;         /* e^nu (1 + psi e^nu) */
+  float mode;             /* floor((1 - psi) e^nu) if psi < 1, else 0 */
+  float lower;            /* central interval holding at least `probability`: the smallest k with */
+  float upper;            /* CDF(k) >= (1 - p) / 2, and the smallest k with CDF(k) >= (1 + p) / 2 */
+  pbp_range_report range; /* the input row against the training ranges */
 } pbp_count_result;
 
 /* Validates `blob` (all of it: see SECURITY.md) and fills `model` with pointers into it. Copies
@@ -226,6 +252,12 @@ pbp_status pbp_predict_classes(const pbp_model* model, const float* input, uint3
 pbp_status pbp_predict_count(const pbp_model* model, const float* input, uint32_t input_count,
                              float probability, void* workspace, size_t workspace_bytes,
                              pbp_count_result* result);
+
+/* The input row against the training ranges alone, without predicting (same input rules as
+ * pbp_predict: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_INPUT_WIDTH,
+ * PBP_ERR_NONFINITE_INPUT); works for every task. The predict functions fill the same report. */
+pbp_status pbp_check_input_range(const pbp_model* model, const float* input, uint32_t input_count,
+                                 pbp_range_report* report);
 
 /* The name of input column `index` (< model->feature_name_count) from the metadata. */
 pbp_status pbp_feature_name(const pbp_model* model, uint32_t index, pbp_string* name);

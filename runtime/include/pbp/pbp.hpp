@@ -17,6 +17,7 @@ using Status = pbp_status;
 using Prediction = pbp_prediction;
 using ClassResult = pbp_class_result;
 using CountResult = pbp_count_result;
+using RangeReport = pbp_range_report;
 
 inline const char* status_name(Status status) {
   return pbp_status_name(status);
@@ -91,6 +92,12 @@ class Model {
                        Workspace<MaxInputs, MaxWidth>& workspace, CountResult* result) const {
     return predict_count(input, input_count, probability, workspace.data(), workspace.size(),
                          result);
+  }
+
+  // The row against the inputs' training ranges, without predicting (see pbp_check_input_range);
+  // every predict call also fills result->range.
+  Status check_input_range(const float* input, uint32_t input_count, RangeReport* report) const {
+    return pbp_check_input_range(&model_, input, input_count, report);
   }
 
   Status feature_name(uint32_t index, pbp_string* name) const {

@@ -4,8 +4,10 @@
  * compiled in as a const byte array (boston_13_50.c, stays in flash). The program opens it once,
  * then predicts a few houses and prints each prediction with its 95 % interval and the two parts
  * of its uncertainty: epistemic (the weights' uncertainty: grows away from the training data)
- * and aleatoric (the noise the model learnt: the same everywhere). No heap: the model view and
- * the workspace are static.
+ * and aleatoric (the noise the model learnt: the same everywhere), then where the house lies
+ * against the training data's ranges (pbp_range_report: the firmware's cue that a sensor failed or
+ * the device is somewhere its model has never seen; targets/DEPLOYING.md). No heap: the model
+ * view and the workspace are static.
  *
  * It is also a test: tests/examples (CTest `example_boston_on_device`) runs it on every target
  * (under QEMU) and on the host and compares its output with expected_output.txt, exactly. */
@@ -40,6 +42,22 @@ static const house houses[] = {
      {80.0f, 18.0f, 2.31f, 0.0f, 0.538f, 12.0f, 65.2f, 4.09f, 1.0f, 296.0f, 15.3f, 396.9f, 4.98f}},
 };
 
+/* What a device would log: the input farthest outside the training data, and by how much. */
+static void print_range(const pbp_range_report* range) {
+  pbp_string name = {"?", 1};
+  if (range->status == PBP_RANGE_UNKNOWN) {
+    printf("%-26s the model has no training ranges\n", "");
+    return;
+  }
+  if (range->status == PBP_RANGE_INSIDE) {
+    printf("%-26s every input inside its training range\n", "");
+    return;
+  }
+  (void)pbp_feature_name(&model, range->farthest_input, &name);
+  printf("%-26s %u input(s) outside the training range, farthest %.*s: %.2f training stds\n", "",
+         (unsigned)range->outside_count, (int)name.length, name.data, (double)range->distance);
+}
+
 int main(void) {
   pbp_status status = pbp_open(&model, boston_13_50, BOSTON_13_50_SIZE);
   if (status != PBP_OK) {
@@ -61,6 +79,7 @@ int main(void) {
     printf("%-26s MEDV %7.3f  95%% [%7.3f, %7.3f]  epistemic std %6.3f  aleatoric std %6.3f\n",
            houses[i].what, (double)p.mean, (double)p.lower, (double)p.upper,
            (double)sqrtf(p.epistemic_variance), (double)sqrtf(p.aleatoric_variance));
+    print_range(&p.range);
   }
   return 0;
 }

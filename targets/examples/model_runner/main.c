@@ -7,8 +7,10 @@
  *   model.pbp   the blob, at most PBP_RUNNER_MAX_BLOB_BYTES bytes
  *   inputs.f32  input rows, little-endian float32, input_count values per row
  * and prints, per row, "row <i>" then name=<hex bits of the float> for every output of the
- * model's task (regression: the 95 % interval too). The firmware a product ships keeps its blob
- * in flash (see boston_on_device); loading it into RAM here only lets one binary run any model.
+ * model's task (regression: the 95 % interval too), then the row's pbp_range_report
+ * (range_status, range_outside, range_input as hex integers, range_distance as float bits). The
+ * firmware a product ships keeps its blob in flash (see boston_on_device); loading it into RAM here
+ * only lets one binary run any model.
  *
  * It is also a test (CTest `example_model_runner`): on every target and the host its output for
  * the committed model and inputs must equal expected_output.txt exactly. */
@@ -47,6 +49,7 @@ static void print_output(const char* name, float value) {
 
 static pbp_status run_row(uint32_t index) {
   pbp_status status;
+  pbp_range_report range;
   printf("row %lu", (unsigned long)index);
   if (model.task == PBP_TASK_REGRESSION) {
     pbp_prediction p;
@@ -58,6 +61,7 @@ static pbp_status run_row(uint32_t index) {
     print_output("aleatoric_variance", p.aleatoric_variance);
     print_output("lower95", p.lower);
     print_output("upper95", p.upper);
+    range = p.range;
   } else if (model.task == PBP_TASK_COUNT) {
     pbp_count_result c;
     status =
@@ -68,6 +72,7 @@ static pbp_status run_row(uint32_t index) {
     print_output("mode", c.mode);
     print_output("lower95", c.lower);
     print_output("upper95", c.upper);
+    range = c.range;
   } else {
     pbp_class_result r;
     uint32_t c;
@@ -80,7 +85,11 @@ static pbp_status run_row(uint32_t index) {
       print_output(name, probabilities[c]);
     }
     print_output("entropy", r.entropy);
+    range = r.range;
   }
+  printf(" range_status=%08lx range_outside=%08lx range_input=%08lx", (unsigned long)range.status,
+         (unsigned long)range.outside_count, (unsigned long)range.farthest_input);
+  print_output("range_distance", range.distance);
   printf("\n");
   return PBP_OK;
 }

@@ -46,9 +46,12 @@ inline trainer::Model pattern_model(uint32_t inputs, const std::vector<uint32_t>
   return model;
 }
 
-// 2 inputs -> 3 ReLU -> 1, with every metadata field: the blob the portable tests edit.
+// 2 inputs -> 3 ReLU -> 1, with every metadata field and the inputs' training ranges: the blob
+// the portable tests edit. Input means -1 and -0.75, stds 0.5 and 0.75.
 inline trainer::Model tiny_model() {
   trainer::Model model = pattern_model(2, {3});
+  model.standardisation.input_min = {-2.0, -2.5};
+  model.standardisation.input_max = {0.5, 1.0};
   // Move-assigned std::strings: assigning literals trips GCC 12's -Wrestrict false positive.
   model.metadata.name = std::string("tiny");
   model.metadata.feature_names = {"a", "bc"};

@@ -113,7 +113,7 @@ TEST_F(EndToEnd, PredictMatchesColumnsByNameOrPosition) {
       run_pbp({"predict", "--model", path("m.pbp"), "--data", path("d.csv")});
   ASSERT_EQ(with_target.exit_code, 0) << with_target.err;
   EXPECT_EQ(with_target.out.substr(0, with_target.out.find('\n')),
-            "mean,std,epistemic_std,aleatoric_std");
+            "mean,std,epistemic_std,aleatoric_std,range,range_distance,range_input");
   EXPECT_EQ(count_lines(with_target.out), 41u);
 
   // Same inputs, reordered columns: by name; other names: by position when asked for.

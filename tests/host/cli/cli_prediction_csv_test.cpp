@@ -37,5 +37,16 @@ TEST(PredictionCsv, RowsAreShortestFloats) {
   EXPECT_EQ(prediction_csv_row(count), "3.5,7.25,2,0,9\n");
 }
 
+TEST(PredictionCsv, RangeColumns) {
+  ModelDescription model;
+  model.feature_names = {"temperature", "pressure"};
+  EXPECT_EQ(range_csv_header(), "range,range_distance,range_input");
+  EXPECT_EQ(range_csv_fields({PBP_RANGE_INSIDE, 0, 0, 0.0f}, model), "inside,0,");
+  EXPECT_EQ(range_csv_fields({PBP_RANGE_UNKNOWN, 0, 0, 0.0f}, model), "unknown,,");
+  EXPECT_EQ(range_csv_fields({PBP_RANGE_OUTSIDE, 2, 1, 4.5f}, model), "outside,4.5,pressure");
+  model.feature_names.clear();  // no names: the 0-based index
+  EXPECT_EQ(range_csv_fields({PBP_RANGE_OUTSIDE, 1, 1, 0.1f}, model), "outside,0.1,1");
+}
+
 }  // namespace
 }  // namespace pbp::cli

@@ -144,7 +144,8 @@ TEST_F(TaskEndToEnd, BinaryPredictEvalCrossval) {
   const RunResult predicted =
       run_pbp({"predict", "--model", path("b.pbp"), "--data", path("b.csv")});
   ASSERT_EQ(predicted.exit_code, 0) << predicted.err;
-  EXPECT_EQ(predicted.out.substr(0, predicted.out.find('\n')), "p0,p1,entropy");
+  EXPECT_EQ(predicted.out.substr(0, predicted.out.find('\n')),
+            "p0,p1,entropy,range,range_distance,range_input");
   EXPECT_EQ(count_lines(predicted.out), 61u);
   const RunResult json =
       run_pbp({"eval", "--model", path("b.pbp"), "--data", path("b.csv"), "--json"});
@@ -175,11 +176,13 @@ TEST_F(TaskEndToEnd, MulticlassAndCountPredictColumns) {
   const RunResult probabilities =
       run_pbp({"predict", "--model", path("m.pbp"), "--data", path("m.csv")});
   ASSERT_EQ(probabilities.exit_code, 0) << probabilities.err;
-  EXPECT_EQ(probabilities.out.substr(0, probabilities.out.find('\n')), "p0,p1,p2,entropy");
+  EXPECT_EQ(probabilities.out.substr(0, probabilities.out.find('\n')),
+            "p0,p1,p2,entropy,range,range_distance,range_input");
   TRAIN_OR_SKIP(path("n.csv"), path("n.pbp"), "--task", "count", "--epochs", "3");
   const RunResult count = run_pbp({"predict", "--model", path("n.pbp"), "--data", path("n.csv")});
   ASSERT_EQ(count.exit_code, 0) << count.err;
-  EXPECT_EQ(count.out.substr(0, count.out.find('\n')), "mean,variance,mode,lower,upper");
+  EXPECT_EQ(count.out.substr(0, count.out.find('\n')),
+            "mean,variance,mode,lower,upper,range,range_distance,range_input");
   const RunResult json =
       run_pbp({"eval", "--model", path("n.pbp"), "--data", path("n.csv"), "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;

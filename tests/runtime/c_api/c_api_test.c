@@ -29,6 +29,7 @@ int main(void) {
   uint32_t row;
   pbp_prediction p;
   pbp_string name;
+  pbp_range_report range;
   CHECK(status == PBP_OK);
   CHECK(model.input_count == 2 && model.layer_count == 2 && model.max_width == 3);
   CHECK(model.workspace_bytes == sizeof workspace);
@@ -42,6 +43,12 @@ int main(void) {
            p.upper);
   }
   CHECK(pbp_feature_name(&model, 0, &name) == PBP_OK && name.length == 1 && name.data[0] == 'a');
+  /* Row 3 is {-3, 4}: both inputs outside the training ranges, input 1 by 4 training stds. */
+  CHECK(pbp_check_input_range(&model, pbp_tiny_rows[3], 2, &range) == PBP_OK);
+  CHECK(range.status == PBP_RANGE_OUTSIDE && range.outside_count == 2u &&
+        range.farthest_input == 1u && range.distance == 4.0f);
+  CHECK(pbp_check_input_range(&model, pbp_tiny_rows[1], 2, &range) == PBP_OK);
+  CHECK(range.status == PBP_RANGE_INSIDE && range.distance == 0.0f);
   status = pbp_predict(&model, pbp_tiny_rows[0], 1, 0.95f, workspace, sizeof workspace, &p);
   CHECK(status == PBP_ERR_INPUT_WIDTH);
   CHECK(strcmp(pbp_status_name(status), "PBP_ERR_INPUT_WIDTH") == 0);

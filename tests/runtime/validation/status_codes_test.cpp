@@ -9,6 +9,7 @@ namespace {
 
 using pbp_test::EditableBlob;
 using pbp_test::open_resealed;
+using pbp_test::reseal;
 using pbp_test::set_f32;
 using pbp_test::set_u32;
 namespace fmt = pbp::format;
@@ -359,6 +360,79 @@ PBP_TEST(task_prediction_arguments) {
                 PBP_ERR_INPUT_WIDTH);
   EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 2, &classes),
                 PBP_ERR_WRONG_TASK);
+}
+
+namespace {
+
+// Sets the standardisation section's length in the section table of `blob`.
+void set_standardisation_length(EditableBlob& blob, uint32_t length) {
+  uint8_t* e = pbp_test::section_entry(blob, fmt::SectionType::standardisation);
+  set_u32(e + fmt::section_entry::kLength, length);
+}
+
+// Element `index` of the standardisation tensor whose descriptor is at `descriptor`.
+uint8_t* standardisation_element(EditableBlob& blob, uint32_t descriptor, uint32_t index) {
+  return pbp_test::tensor_element(blob, standardisation_field(blob, descriptor), index);
+}
+
+}  // namespace
+
+// The input std against 2^-14 |mean| (format::valid_input_standardisation), on the tiny blob
+// without its input ranges (so that the mean may move): mean -8192 with std 0.5 is the bound
+// itself, accepted; the next float below it, or a subnormal std, is not.
+PBP_TEST(input_std_bound) {
+  namespace layout = fmt::standardisation_section;
+  EditableBlob& blob = pbp_test::tiny_copy();
+  set_standardisation_length(blob, layout::kSize);
+  set_f32(standardisation_element(blob, layout::kInputMean, 0), -8192.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  set_f32(standardisation_element(blob, layout::kInputStd, 0), 0.49999997f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_STANDARDISATION);
+  set_f32(standardisation_element(blob, layout::kInputMean, 0), 0.0f);
+  set_f32(standardisation_element(blob, layout::kInputStd, 0), 1e-39f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_STANDARDISATION);
+  set_f32(standardisation_element(blob, layout::kInputStd, 0), 1.2e-38f);  // smallest normals: fine
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+}
+
+// The tiny blob's appended input ranges: min {-2, -2.5}, max {0.5, 1}; means -1, -0.75.
+PBP_TEST(input_ranges) {
+  namespace layout = fmt::standardisation_section;
+  EditableBlob& blob = pbp_test::tiny_copy();
+  auto element = [&](uint32_t descriptor, uint32_t index) {
+    return standardisation_element(blob, descriptor, index);
+  };
+  pbp_model model;
+  EXPECT_STATUS(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  PBP_CHECK(model.input_min != nullptr && model.input_max != nullptr);
+  set_standardisation_length(blob, layout::kSize);  // a blob written before ranges: opens
+  reseal(blob);
+  EXPECT_STATUS(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  PBP_CHECK(model.input_min == nullptr && model.input_max == nullptr);
+  set_standardisation_length(pbp_test::tiny_copy(), layout::kSizeWithRanges - 4);  // partial
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_SECTION_SIZE);
+  pbp_test::tiny_copy();
+  set_f32(element(layout::kInputMin, 0), -0.5f);  // above the mean -1
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_RANGE);
+  pbp_test::tiny_copy();
+  set_f32(element(layout::kInputMax, 1), -1.0f);  // below the mean -0.75 and the minimum
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_RANGE);
+  pbp_test::tiny_copy();
+  set_f32(element(layout::kInputMax, 0), -1.0f);  // min = mean = max: a constant column's range
+  set_f32(element(layout::kInputMin, 0), -1.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  pbp_test::tiny_copy();
+  set_f32(element(layout::kInputMax, 1), pbp::math::infinity<float>());
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+  pbp_test::tiny_copy();
+  set_f32(element(layout::kInputMin, 0), pbp::math::quiet_nan<float>());
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_NONFINITE_VALUE);
+  pbp_test::tiny_copy();
+  set_u32(standardisation_field(blob, layout::kInputMin) + fmt::tensor::kElementCount, 3);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_SIZE);
+  pbp_test::tiny_copy();
+  set_u32(standardisation_field(blob, layout::kInputMax) + fmt::tensor::kOffset, 0xFFFFFFF0u);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_RANGE);
 }
 
 PBP_TEST(every_status_code_was_reached) {

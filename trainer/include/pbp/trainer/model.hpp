@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "pbp/outputs.hpp"
+
 namespace pbp::trainer {
 
 // What the network's outputs model (the ADF-extensions paper, Ghosh et al. 2016):
@@ -21,7 +23,7 @@ struct Gamma {
   double b = 6.0;
   // The variance 1/precision that the paper's Student-t -> Gaussian approximation uses: b / (a -
   // 1).
-  double variance_estimate() const { return b / (a - 1.0); }
+  double variance_estimate() const { return outputs::gamma_variance(a, b); }
 };
 
 // Factorised Gaussian posterior of one dense layer's weights: row-major [outputs][inputs + 1],
@@ -37,9 +39,13 @@ struct Layer {
 
 // Standardisation fitted on the training set: x' = (x - mean) / std, y' = (y - mean) / std.
 // The target is standardised for regression only (other tasks keep mean 0, std 1).
+// Each input's training range [input_min, input_max] goes into the blob for the runtime's
+// out-of-range report; both are empty for a model read from a blob written before ranges.
 struct Standardisation {
   std::vector<double> input_mean;
-  std::vector<double> input_std;  // a constant column gets std 1
+  std::vector<double> input_std;  // a column constant up to rounding: max(1, |mean|)
+  std::vector<double> input_min;
+  std::vector<double> input_max;
   double target_mean = 0.0;
   double target_std = 1.0;
 };

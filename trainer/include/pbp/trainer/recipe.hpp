@@ -43,10 +43,11 @@ size_t selection_folds(size_t rows);
 // Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (regression only:
 // other tasks train as `paper`) searches `space` with options' other settings, and
 // options.on_epoch sees the final training's epochs with the calibrated noise. `progress` (may be
-// empty) is called with (epochs trained, epochs planned) over the search and the final training.
-// Deterministic.
+// empty) is called with (epochs trained, epochs planned) over the search and the final training;
+// `report` (may be null) gets the final training's report. Deterministic.
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
                         const SearchSpace& space = {}, RecipeChoice* choice = nullptr,
-                        const std::function<void(uint64_t, uint64_t)>& progress = {});
+                        const std::function<void(uint64_t, uint64_t)>& progress = {},
+                        TrainReport* report = nullptr);
 
 }  // namespace pbp::trainer

@@ -1,5 +1,6 @@
 // Probabilistic Backpropagation training.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -87,10 +88,14 @@ struct TrainReport {
   uint64_t weight_updates_rejected = 0;  // weights whose update gave a non-positive/NaN variance
   uint64_t prior_factor_updates = 0;     // EP prior-factor refinements attempted
   uint64_t prior_factor_skipped = 0;     // ... skipped (invalid cavity)
+  // Input columns constant up to rounding on the training rows (fit_standardisation): they
+  // contribute nothing to the model.
+  std::vector<size_t> constant_inputs;
 };
 
 // Trains a model on `data` (at least 2 rows). Deterministic: the same data and options give a
-// bit-identical model.
+// bit-identical model. Throws std::invalid_argument for bad options or targets, and for an input
+// column that float32 cannot standardise on the device (fit_standardisation).
 Model train(const Dataset& data, const TrainOptions& options, TrainReport* report = nullptr);
 
 }  // namespace pbp::trainer
