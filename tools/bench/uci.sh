@@ -156,6 +156,9 @@ done
 if [[ ${#results[@]} -gt 0 ]]; then
   note="pbp crossval ${crossval_args[*]:-(trainer defaults)}"
   [[ $max_splits -eq 0 ]] || note+=", first $max_splits splits only"
-  python3 "$root/tools/bench/uci_report.py" --out "$out" --note "$note" "${results[@]}"
+  failed_args=()
+  for name in "${failed[@]+"${failed[@]}"}"; do failed_args+=(--failed "$name"); done
+  python3 "$root/tools/bench/uci_report.py" --out "$out" --note "$note" \
+    "${failed_args[@]+"${failed_args[@]}"}" "${results[@]}"
 fi
 [[ ${#failed[@]} -eq 0 ]] || fail "failed: ${failed[*]} (see their .log in $out)"

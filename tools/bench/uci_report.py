@@ -23,7 +23,8 @@ from xml.sax.saxutils import escape
 PUBLISHED_METHODS = [
     ("PBP paper", "Hernandez-Lobato & Adams, Probabilistic Backpropagation, ICML 2015, Table 1"),
     ("MC dropout", "Gal & Ghahramani, Dropout as a Bayesian Approximation, ICML 2016; corrected "
-                   "2018 figures, grid search over dropout rate and precision"),
+                   "2018 figures (dropout rate and precision by grid search), "
+                   "github.com/yaringal/DropoutUncertaintyExps"),
     ("ensembles", "Lakshminarayanan, Pritzel & Blundell, Simple and Scalable Predictive "
                   "Uncertainty Estimation using Deep Ensembles, NeurIPS 2017, Table 1 (5 nets)"),
 ]
@@ -104,14 +105,16 @@ def markdown_table(header, rows):
     return "\n".join([line(header), rule] + [line(r) for r in rows])
 
 
-def markdown(results, note):
+def markdown(results, note, failed):
     header, rows = table_rows(results)
     text = ["# UCI regression benchmark", "",
             f"pbp-edge: `{note}`; mean ± standard error over the splits; test log-likelihood per "
             "point and RMSE in the target's original units; cov95: fraction of test targets "
             "inside the central 95% predictive interval.", "",
-            markdown_table(header, rows), "",
-            "Published figures (1 hidden layer of 50 units, the same 20 splits):"]
+            markdown_table(header, rows), ""]
+    if failed:
+        text += [f"Failed (see their .log): {', '.join(failed)}", ""]
+    text += ["Published figures (1 hidden layer of 50 units, the same 20 splits):"]
     text += [f"- {method}: {source}" for method, source in PUBLISHED_METHODS]
     text += ["", "![test log-likelihood per data set](uci_loglik.svg)", ""]
     return "\n".join(text)
@@ -262,6 +265,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="folder for uci.md and uci_loglik.svg")
     parser.add_argument("--note", default="pbp crossval", help="how pbp-edge was run")
+    parser.add_argument("--failed", action="append", default=[], help="a data set that failed")
     parser.add_argument("results", nargs="+", help="crossval JSON files, one per data set")
     args = parser.parse_args()
     try:
@@ -269,10 +273,12 @@ def main():
     except (OSError, ValueError) as error:
         sys.exit(f"uci_report.py: {error}")
     os.makedirs(args.out, exist_ok=True)
-    write_atomically(os.path.join(args.out, "uci.md"), markdown(results, args.note))
+    write_atomically(os.path.join(args.out, "uci.md"), markdown(results, args.note, args.failed))
     write_atomically(os.path.join(args.out, "uci_loglik.svg"), svg(results, args.note))
     header, rows = table_rows(results)
     print(markdown_table(header, rows))
+    if args.failed:
+        print(f"\nfailed: {', '.join(args.failed)}")
     print(f"\nwritten: {os.path.join(args.out, 'uci.md')}, "
           f"{os.path.join(args.out, 'uci_loglik.svg')}")
 
