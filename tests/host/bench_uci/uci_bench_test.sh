@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# tools/bench/uci.sh end to end on tiny data sets generated here: a folder set with a constant
+# column, a 1e9-scale input and a name that needs XML escaping, and a Boston-layout set named
+# like a published row (its anchors must appear). Then a set without splits must be refused
+# before any training.
+#   uci_bench_test.sh <pbp binary> <scratch folder>
+set -euo pipefail
+pbp=$1
+work=$2
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+uci=$root/tools/bench/uci.sh
+check() {  # message condition...
+  local message=$1
+  shift
+  "$@" || { echo "FAILED: $message" >&2; exit 1; }
+}
+
+rm -rf "$work"
+mkdir -p "$work/data/odd&wide/splits" "$work/data/yacht_splits" "$work/bad/broken"
+
+# 60 rows: x0 constant, x1 up to ~1e11, x2 small; y smooth in x1 and x2 plus a wobble.
+make_csv() {  # seed
+  awk -v seed="$1" 'BEGIN {
+    print "x0,x1,x2,y"
+    for (i = 0; i < 60; ++i) {
+      x1 = (i * 37 % 60) * 1.7e9; x2 = ((i * 13 + seed) % 17) / 17
+      printf "7,%.6g,%.6g,%.6g\n", x1, x2, 2 * x2 + x1 / 1e11 + 0.1 * ((i * 7) % 5 - 2)
+    }
+  }'
+}
+make_splits() {  # folder: 3 splits, 10 test rows each
+  for s in 0 1 2; do
+    awk -v s="$s" 'BEGIN { for (i = 0; i < 60; ++i) if ((i + 2 * s) % 6 == 0) print i }' \
+      >"$1/index_test_$s.txt"
+    awk -v s="$s" 'BEGIN { for (i = 0; i < 60; ++i) if ((i + 2 * s) % 6 != 0) print i }' \
+      >"$1/index_train_$s.txt"
+  done
+}
+make_csv 1 >"$work/data/odd&wide/odd&wide.csv"
+make_splits "$work/data/odd&wide/splits"
+make_csv 5 >"$work/data/yacht.csv"
+make_splits "$work/data/yacht_splits"
+
+out=$work/out
+"$uci" --pbp "$pbp" --out "$out" --splits 2 "$work/data" -- --recipe paper --epochs 5 \
+  >"$work/stdout.txt" 2>"$work/stderr.txt" ||
+  {
+    cat "$work/stdout.txt" "$work/stderr.txt" >&2
+    echo "FAILED: uci.sh exited non-zero" >&2
+    exit 1
+  }
+cat "$work/stdout.txt"
+check "table row of the folder set, 2 splits" grep -q '^| odd&wide *| 2 ' "$work/stdout.txt"
+check "table row of the Boston-layout set with its anchors" \
+  grep -q '^| yacht *| 2 .*| 1.02 / -1.63 *| 0.67 / -1.25 *| 1.58 / -1.18 *| \(yes\|no\) ' \
+  "$work/stdout.txt"
+check "Markdown written" grep -q '^| yacht ' "$out/uci.md"
+check "crossval JSON per set, first 2 splits only" python3 -c '
+import json, sys
+for name in sys.argv[1:]:
+    assert len(json.load(open(name))["splits"]) == 2, name' "$out/odd&wide.json" "$out/yacht.json"
+check "SVG is well-formed XML with one panel per set" python3 -c '
+import sys, xml.dom.minidom
+texts = [t.firstChild.data for t in xml.dom.minidom.parse(sys.argv[1]).getElementsByTagName("text")
+         if t.firstChild is not None]
+assert "odd&wide" in texts and "yacht" in texts, texts' "$out/uci_loglik.svg"
+check "no temporary files left" test -z "$(find "$out" -name '.*')"
+
+# A folder with a CSV but no splits/ is refused up front, naming the folder.
+printf 'x0,y\n1,2\n' >"$work/bad/broken/broken.csv"
+if "$uci" --pbp "$pbp" --out "$work/out_bad" "$work/bad" >/dev/null 2>"$work/bad.txt"; then
+  echo "FAILED: uci.sh accepted a data set without splits" >&2
+  exit 1
+fi
+check "clear message for the missing splits folder" \
+  grep -q 'broken: .*without its splits/' "$work/bad.txt"
+echo "uci.sh end to end: ok"

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""The UCI benchmark's report: one table and one SVG figure from `pbp crossval --json` files.
+
+  uci_report.py --out DIR [--note TEXT] NAME.json...
+
+Each JSON file is one data set, named by its file name. Prints the table (Markdown, aligned) and
+writes DIR/uci.md and DIR/uci_loglik.svg (test log-likelihood per data set, one panel each, since
+the scales differ between sets), both atomically. Data sets named like one of the published rows
+below are shown beside them. Python 3 standard library only.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+from collections import Counter
+from xml.sax.saxutils import escape
+
+# Published figures, test RMSE / test log-likelihood per point (mean over the same 20 splits,
+# 1 hidden layer of 50 units). Their standard errors are not carried here: markers without bars.
+PUBLISHED_METHODS = [
+    ("PBP paper", "Hernandez-Lobato & Adams, Probabilistic Backpropagation, ICML 2015, Table 1"),
+    ("MC dropout", "Gal & Ghahramani, Dropout as a Bayesian Approximation, ICML 2016; corrected "
+                   "2018 figures (dropout rate and precision by grid search), "
+                   "github.com/yaringal/DropoutUncertaintyExps"),
+    ("ensembles", "Lakshminarayanan, Pritzel & Blundell, Simple and Scalable Predictive "
+                  "Uncertainty Estimation using Deep Ensembles, NeurIPS 2017, Table 1 (5 nets)"),
+]
+# folder name -> (rmse, loglik) per method, in PUBLISHED_METHODS order, as printed there.
+PUBLISHED = {
+    "boston": [("3.01", "-2.57"), ("2.90", "-2.40"), ("3.28", "-2.41")],
+    "concrete": [("5.67", "-3.16"), ("4.82", "-2.93"), ("6.03", "-3.06")],
+    "energy": [("1.80", "-2.04"), ("0.54", "-1.21"), ("2.09", "-1.38")],
+    "kin8nm": [("0.098", "0.90"), ("0.08", "1.14"), ("0.09", "1.20")],
+    "power": [("4.12", "-2.84"), ("4.01", "-2.80"), ("4.11", "-2.79")],
+    "wine_quality_red": [("0.635", "-0.97"), ("0.62", "-0.93"), ("0.64", "-0.94")],
+    "yacht": [("1.02", "-1.63"), ("0.67", "-1.25"), ("1.58", "-1.18")],
+}
+DASH = "–"
+
+
+def published(name):
+    """The published (rmse, loglik) texts for a data set named like a published row, or None."""
+    return PUBLISHED.get(name.lower())
+
+
+def finite(x):
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def with_se(mean, se):
+    """mean ± se, to the decimals the standard error supports."""
+    if not finite(mean):
+        return "n/a"
+    if not finite(se) or se <= 0:
+        return f"{mean:.4g}"
+    decimals = min(8, max(0, 1 - math.floor(math.log10(se))))
+    return f"{mean:.{decimals}f} ± {se:.{decimals}f}"
+
+
+def plain(x, fmt):
+    return format(x, fmt) if finite(x) else "n/a"
+
+
+def chosen_network(result):
+    """The automatic recipe's most frequent choice, e.g. '50,50 x40 (15/20)'; dash otherwise."""
+    choices = [(s.get("hidden"), s.get("epochs")) for s in result.get("splits", [])
+               if s.get("hidden") is not None]
+    if not choices:
+        return DASH
+    (hidden, epochs), count = Counter(choices).most_common(1)[0]
+    return f"{hidden} x{epochs} ({count}/{len(result['splits'])})"
+
+
+def table_rows(results):
+    header = ["data set", "splits", "pbp-edge RMSE ± se", "pbp-edge LL ± se", "cov95",
+              "train s/split", "network (auto)"]
+    header += [f"{method} RMSE / LL" for method, _ in PUBLISHED_METHODS]
+    header += ["LL ≥ dropout & ensembles", "LL ≥ PBP paper"]
+    rows = []
+    for name, r in results:
+        ll = r.get("loglik_mean")
+        row = [name, str(len(r.get("splits", []))), with_se(r.get("rmse_mean"), r.get("rmse_se")),
+               with_se(ll, r.get("loglik_se")), plain(r.get("coverage95_mean"), ".3f"),
+               plain(r.get("train_seconds_mean"), ".3g"), chosen_network(r)]
+        anchors = published(name)
+        if anchors:
+            row += [f"{rmse} / {loglik}" for rmse, loglik in anchors]
+            best_other = max(float(anchors[1][1]), float(anchors[2][1]))
+            row.append(("yes" if ll >= best_other else "no") if finite(ll) else "no")
+            row.append(("yes" if ll >= float(anchors[0][1]) else "no") if finite(ll) else "no")
+        else:
+            row += [DASH] * (len(PUBLISHED_METHODS) + 2)
+        rows.append(row)
+    return header, rows
+
+
+def markdown_table(header, rows):
+    widths = [max(len(line[c]) for line in [header] + rows) for c in range(len(header))]
+    def line(cells):
+        return "| " + " | ".join(cell.ljust(w) for cell, w in zip(cells, widths)) + " |"
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), rule] + [line(r) for r in rows])
+
+
+def markdown(results, note, failed):
+    header, rows = table_rows(results)
+    text = ["# UCI regression benchmark", "",
+            f"pbp-edge: `{note}`; mean ± standard error over the splits; test log-likelihood per "
+            "point and RMSE in the target's original units; cov95: fraction of test targets "
+            "inside the central 95% predictive interval.", "",
+            markdown_table(header, rows), ""]
+    if failed:
+        text += [f"Failed (see their .log): {', '.join(failed)}", ""]
+    text += ["Published figures (1 hidden layer of 50 units, the same 20 splits):"]
+    text += [f"- {method}: {source}" for method, source in PUBLISHED_METHODS]
+    text += ["", "![test log-likelihood per data set](uci_loglik.svg)", ""]
+    return "\n".join(text)
+
+
+# --- SVG --------------------------------------------------------------------------------------
+
+PANEL_W, PANEL_H, COLUMNS = 230, 210, 4
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 54, 12, 30, 22
+LEGEND_H = 58
+# (label, colour, marker) per method: pbp-edge first, then PUBLISHED_METHODS' order.
+STYLES = [("pbp-edge (± se)", "#000000", "circle"), ("PBP paper", "#1f77b4", "square"),
+          ("MC dropout (grid search)", "#d62728", "triangle"), ("deep ensembles", "#2ca02c",
+                                                                "diamond")]
+
+
+def nice_ticks(low, high, count=6):
+    """Round tick values covering [low, high]."""
+    raw = (high - low) / max(1, count - 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw * (1 - 1e-9))
+    first = math.ceil(low / step - 1e-9)
+    ticks = []
+    k = first
+    while k * step <= high + step * 1e-9:
+        ticks.append(k * step)
+        k += 1
+    return ticks, step
+
+
+def tick_label(value, step):
+    decimals = next(d for d in range(9) if abs(round(step, d) - step) <= step * 1e-6 or d == 8)
+    text = f"{value:.{decimals}f}"
+    return "0" if float(text) == 0 else text
+
+
+def marker(shape, x, y, colour, size=5):
+    if shape == "circle":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size}" fill="{colour}"/>'
+    if shape == "square":
+        return (f'<rect x="{x - size:.1f}" y="{y - size:.1f}" width="{2 * size}" '
+                f'height="{2 * size}" fill="{colour}"/>')
+    if shape == "triangle":
+        points = [(x, y - size * 1.2), (x - size * 1.1, y + size * 0.8),
+                  (x + size * 1.1, y + size * 0.8)]
+    else:  # diamond
+        points = [(x, y - size * 1.3), (x + size, y), (x, y + size * 1.3), (x - size, y)]
+    coords = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    return f'<polygon points="{coords}" fill="{colour}"/>'
+
+
+def panel(name, result, left, top):
+    """One data set: each method's test LL on the panel's own y scale."""
+    ll, se = result.get("loglik_mean"), result.get("loglik_se")
+    points = [(0, ll, se if finite(se) else 0.0)] if finite(ll) else []
+    anchors = published(name) or []
+    points += [(m + 1, float(loglik), None) for m, (_, loglik) in enumerate(anchors)]
+    out = [f'<g><rect x="{left}" y="{top}" width="{PANEL_W - 8}" height="{PANEL_H - 8}" '
+           'fill="none" stroke="#cccccc"/>',
+           f'<text x="{left + PANEL_W / 2 - 4:.1f}" y="{top + 18}" text-anchor="middle" '
+           f'font-weight="bold">{escape(name)}</text>']
+    if not points:
+        out.append(f'<text x="{left + PANEL_W / 2 - 4:.1f}" y="{top + PANEL_H / 2}" '
+                   'text-anchor="middle">no finite test LL</text></g>')
+        return out
+    values = [v - (e or 0) for _, v, e in points] + [v + (e or 0) for _, v, e in points]
+    low, high = min(values), max(values)
+    pad = (high - low) * 0.12 if high > low else max(0.5, abs(high) * 0.05)
+    low, high = low - pad, high + pad
+    ticks, step = nice_ticks(low, high)
+    low, high = min(low, ticks[0]), max(high, ticks[-1])
+    x0, x1 = left + PLOT_LEFT, left + PANEL_W - 8 - PLOT_RIGHT
+    y0, y1 = top + PLOT_TOP, top + PANEL_H - 8 - PLOT_BOTTOM
+    def y_of(v):
+        return y1 - (v - low) / (high - low) * (y1 - y0)
+    out.append(f'<line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#000000"/>')
+    for t in ticks:
+        y = y_of(t)
+        out.append(f'<line x1="{x0 - 4}" y1="{y:.1f}" x2="{x1}" y2="{y:.1f}" stroke="#eeeeee"/>')
+        out.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end">'
+                   f'{tick_label(t, step)}</text>')
+    slot = (x1 - x0) / len(STYLES)
+    for method, value, error in points:
+        _, colour, shape = STYLES[method]
+        x = x0 + slot * (method + 0.5)
+        if error:
+            top_y, bottom_y = y_of(value + error), y_of(value - error)
+            out.append(f'<line x1="{x:.1f}" y1="{top_y:.1f}" x2="{x:.1f}" y2="{bottom_y:.1f}" '
+                       f'stroke="{colour}" stroke-width="1.5"/>')
+            for cap in (top_y, bottom_y):
+                out.append(f'<line x1="{x - 5:.1f}" y1="{cap:.1f}" x2="{x + 5:.1f}" '
+                           f'y2="{cap:.1f}" stroke="{colour}" stroke-width="1.5"/>')
+        out.append(marker(shape, x, y_of(value), colour))
+    if not anchors:
+        out.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{y1 + 16}" text-anchor="middle" '
+                   'fill="#777777">no published figures</text>')
+    out.append("</g>")
+    return out
+
+
+def svg(results, note):
+    columns = min(COLUMNS, len(results))
+    rows = math.ceil(len(results) / columns)
+    width, height = max(columns * PANEL_W + 8, 560), LEGEND_H + rows * PANEL_H + 4
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+           '<text x="8" y="16" font-size="13" font-weight="bold">UCI regression: test '
+           'log-likelihood per point (higher is better)</text>',
+           f'<text x="8" y="31" fill="#555555">{escape(note)}; published figures without '
+           'error bars</text>']
+    x = 8
+    for label, colour, shape in STYLES:
+        out.append(marker(shape, x + 5, 46, colour))
+        out.append(f'<text x="{x + 14}" y="50">{escape(label)}</text>')
+        x += 24 + 6 * len(label)
+    for i, (name, result) in enumerate(results):
+        out += panel(name, result, 8 + (i % columns) * PANEL_W,
+                     LEGEND_H + (i // columns) * PANEL_H)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def write_atomically(path, text):
+    directory = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        result = json.load(f)
+    if not isinstance(result, dict) or "loglik_mean" not in result or "rmse_mean" not in result:
+        raise ValueError(f"{path}: not the JSON of a regression `pbp crossval --json`")
+    return os.path.splitext(os.path.basename(path))[0], result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder for uci.md and uci_loglik.svg")
+    parser.add_argument("--note", default="pbp crossval", help="how pbp-edge was run")
+    parser.add_argument("--failed", action="append", default=[], help="a data set that failed")
+    parser.add_argument("results", nargs="+", help="crossval JSON files, one per data set")
+    args = parser.parse_args()
+    try:
+        results = [load(path) for path in args.results]
+    except (OSError, ValueError) as error:
+        sys.exit(f"uci_report.py: {error}")
+    os.makedirs(args.out, exist_ok=True)
+    write_atomically(os.path.join(args.out, "uci.md"), markdown(results, args.note, args.failed))
+    write_atomically(os.path.join(args.out, "uci_loglik.svg"), svg(results, args.note))
+    header, rows = table_rows(results)
+    print(markdown_table(header, rows))
+    if args.failed:
+        print(f"\nfailed: {', '.join(args.failed)}")
+    print(f"\nwritten: {os.path.join(args.out, 'uci.md')}, "
+          f"{os.path.join(args.out, 'uci_loglik.svg')}")
+
+
+if __name__ == "__main__":
+    main()
