@@ -75,15 +75,16 @@ def chosen_network(result):
 
 
 def table_rows(results):
-    header = ["data set", "splits", "pbp-edge RMSE ± se", "pbp-edge LL ± se", "cov95",
-              "train s/split", "network (auto)"]
+    header = ["data set", "splits", "pbp-edge RMSE ± se", "pbp-edge LL ± se",
+              "cov50 / 90 / 95", "train s/split", "network (auto)"]
     header += [f"{method} RMSE / LL" for method, _ in PUBLISHED_METHODS]
     header += ["LL ≥ dropout & ensembles", "LL ≥ PBP paper"]
     rows = []
     for name, r in results:
         ll = r.get("loglik_mean")
         row = [name, str(len(r.get("splits", []))), with_se(r.get("rmse_mean"), r.get("rmse_se")),
-               with_se(ll, r.get("loglik_se")), plain(r.get("coverage95_mean"), ".3f"),
+               with_se(ll, r.get("loglik_se")),
+               " / ".join(plain(r.get(f"coverage{p}_mean"), ".3f") for p in (50, 90, 95)),
                plain(r.get("train_seconds_mean"), ".3g"), chosen_network(r)]
         anchors = published(name)
         if anchors:
@@ -109,8 +110,9 @@ def markdown(results, note, failed):
     header, rows = table_rows(results)
     text = ["# UCI regression benchmark", "",
             f"pbp-edge: `{note}`; mean ± standard error over the splits; test log-likelihood per "
-            "point and RMSE in the target's original units; cov95: fraction of test targets "
-            "inside the central 95% predictive interval.", "",
+            "point and RMSE in the target's original units; cov50 / 90 / 95: fraction of test "
+            "targets inside the central 50, 90 and 95% predictive intervals (mean over the "
+            "splits, which hold equally many test rows).", "",
             markdown_table(header, rows), ""]
     if failed:
         text += [f"Failed (see their .log): {', '.join(failed)}", ""]

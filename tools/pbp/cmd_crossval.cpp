@@ -28,8 +28,8 @@ const char* const kUsage =
     "Trains on each split's training rows and evaluates its blob on the test rows through the\n"
     "runtime (original units), as 'pbp train' + 'pbp eval' would; prints per-split figures and\n"
     "training time, then the mean +- standard error (population std / sqrt(K)):\n"
-    "  regression   rmse, loglik, coverage95          (JSON: rmse_mean, rmse_se, loglik_mean,\n"
-    "                                                  loglik_se, coverage95_mean)\n"
+    "  regression   rmse, loglik, coverage50/90/95    (JSON: rmse_mean, rmse_se, loglik_mean,\n"
+    "                                                  loglik_se, coverage50_mean, ...)\n"
     "  binary,      accuracy, loglik, brier, ece      (JSON: accuracy_mean, accuracy_se,\n"
     "  multiclass                                      loglik_mean, loglik_se, brier_mean,\n"
     "                                                  ece_mean)\n"
@@ -61,6 +61,8 @@ struct Column {
 const std::vector<Column>& columns_for(trainer::Task task) {
   static const std::vector<Column> regression{{"rmse", "rmse", 9, 4, true},
                                               {"loglik", "loglik", 9, 4, true},
+                                              {"coverage50", "cover50", 8, 3, false},
+                                              {"coverage90", "cover90", 8, 3, false},
                                               {"coverage95", "cover95", 8, 3, false}};
   static const std::vector<Column> classification{{"accuracy", "accuracy", 9, 4, true},
                                                   {"loglik", "loglik", 9, 4, true},
