@@ -8,6 +8,10 @@
 #   breast cancer (binary, probit): the same protocol: accuracy 0.9649, ECE 0.0326;
 #   the default regression recipe (auto), first 5 standard splits: Boston LL -2.389 (coverage
 #     0.973), energy -0.704 (0.945), yacht -0.760 (0.968).
+# The bounds sit beyond the spread over training seeds 1-6 (1-4 for auto), since another CPU's
+# rounding sends training down another path: Boston paper RMSE 2.751-2.812, LL -2.446 to -2.465;
+# auto LL Boston -2.373 to -2.428, energy -0.697 to -0.752, yacht -0.760 to -0.929, coverage95
+# 0.903-0.973.
 #   usage: accuracy_check.sh <pbp binary> <datasets dir>
 set -euo pipefail
 pbp="$1"
@@ -37,9 +41,9 @@ done
 json="$("$pbp" crossval --data "$data/boston.csv" --split-files "$splits" --recipe paper --json)"
 rmse="$(json_value "$json" rmse_mean)"
 loglik="$(json_value "$json" loglik_mean)"
-echo "boston, 5 standard splits, --recipe paper (1x50, 40 epochs): rmse_mean $rmse (max 2.80), loglik_mean $loglik (min -2.48)"
-check "boston rmse_mean" "$rmse" le 2.80
-check "boston loglik_mean" "$loglik" ge -2.48
+echo "boston, 5 standard splits, --recipe paper (1x50, 40 epochs): rmse_mean $rmse (max 2.90), loglik_mean $loglik (min -2.52)"
+check "boston rmse_mean" "$rmse" le 2.90
+check "boston loglik_mean" "$loglik" ge -2.52
 
 # The default regression recipe (auto) on the first 5 standard splits of three UCI sets: its
 # test LL must not fall and its 95 % intervals must stay honest.
@@ -47,8 +51,8 @@ first_splits() {  # first_splits <splits dir>: a folder with splits 0-4
   rm -rf "$splits" && mkdir -p "$splits"
   for s in 0 1 2 3 4; do cp "$1/index_train_$s.txt" "$1/index_test_$s.txt" "$splits/"; done
 }
-for set in "boston boston.csv boston_splits -2.45" "energy uci/energy/energy.csv uci/energy/splits -0.85" \
-  "yacht uci/yacht/yacht.csv uci/yacht/splits -0.95"; do
+for set in "boston boston.csv boston_splits -2.50" "energy uci/energy/energy.csv uci/energy/splits -0.85" \
+  "yacht uci/yacht/yacht.csv uci/yacht/splits -1.05"; do
   read -r name csv split_dir min_loglik <<<"$set"
   [[ -f "$data/$csv" ]] || { echo "$name: $data/$csv missing"; failed=$((failed + 1)); continue; }
   first_splits "$data/$split_dir"
@@ -56,9 +60,9 @@ for set in "boston boston.csv boston_splits -2.45" "energy uci/energy/energy.csv
   loglik="$(json_value "$json" loglik_mean)"
   coverage="$(json_value "$json" coverage95_mean)"
   echo "$name, 5 standard splits, --recipe auto: loglik_mean $loglik (min $min_loglik)," \
-    "coverage95_mean $coverage (0.90 to 0.99)"
+    "coverage95_mean $coverage (0.88 to 0.99)"
   check "$name loglik_mean (auto)" "$loglik" ge "$min_loglik"
-  check "$name coverage95_mean (auto)" "$coverage" ge 0.90
+  check "$name coverage95_mean (auto)" "$coverage" ge 0.88
   check "$name coverage95_mean (auto)" "$coverage" le 0.99
 done
 
