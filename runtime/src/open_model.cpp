@@ -148,35 +148,45 @@ pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model
   return read_input_ranges(section, tensor_data, model);
 }
 
-// No two tensors (the input ranges too) share a byte. Then every weight has 8 bytes of its own in a blob smaller than
-// 4 GiB, so weight_count and 8 x weight_count fit in 32 bits, and a prediction's work is bounded
-// by the blob's size. (Aliased tensors could repeat one byte range in every layer.)
+// Tensor `k` of the opened model as a byte range: layer l's mean (2l) and variance (2l + 1), then
+// the input mean, std, and the optional input min and max. Empty past the last.
+struct ByteRange {
+  uintptr_t begin, end;
+};
+ByteRange tensor_bytes(const pbp_model* model, uint32_t k) {
+  const float* elements = nullptr;
+  uint32_t count = model->input_count;
+  const uint32_t layer_tensors = 2u * model->layer_count;
+  if (k < layer_tensors) {
+    const pbp_layer& layer = model->layers[k / 2u];
+    elements = k % 2u == 0u ? layer.mean : layer.variance;
+    count = layer.outputs * (layer.inputs + 1u);
+  } else if (k == layer_tensors) {
+    elements = model->input_mean;
+  } else if (k == layer_tensors + 1u) {
+    elements = model->input_std;
+  } else if (k == layer_tensors + 2u) {
+    elements = model->input_min;  // null (empty) without ranges
+  } else if (k == layer_tensors + 3u) {
+    elements = model->input_max;
+  }
+  if (elements == nullptr) return ByteRange{0, 0};
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(elements);
+  return ByteRange{begin, begin + sizeof(float) * count};
+}
+
+// No two tensors (the input ranges too) share a byte. Then every weight has 8 bytes of its own in
+// a blob smaller than 4 GiB, so weight_count and 8 x weight_count fit in 32 bits, and a
+// prediction's work is bounded by the blob's size. (Aliased tensors could repeat one byte range in
+// every layer.) The ranges are recomputed per pair rather than tabled: no stack table.
 pbp_status check_tensors_disjoint(const pbp_model* model) {
-  struct Range {
-    uintptr_t begin, end;
-  };
-  Range ranges[2 * PBP_MAX_LAYERS + 4];
-  uint32_t count = 0;
-  const auto add = [&ranges, &count](const float* elements, uint32_t element_count) {
-    const uintptr_t begin = reinterpret_cast<uintptr_t>(elements);
-    ranges[count++] = Range{begin, begin + sizeof(float) * element_count};
-  };
-  for (uint32_t l = 0; l < model->layer_count; ++l) {
-    const pbp_layer& layer = model->layers[l];
-    add(layer.mean, layer.outputs * (layer.inputs + 1u));
-    add(layer.variance, layer.outputs * (layer.inputs + 1u));
-  }
-  add(model->input_mean, model->input_count);
-  add(model->input_std, model->input_count);
-  if (model->input_min != nullptr) {  // the optional training ranges
-    add(model->input_min, model->input_count);
-    add(model->input_max, model->input_count);
-  }
+  const uint32_t count = 2u * model->layer_count + 4u;
   for (uint32_t i = 0; i < count; ++i) {
-    for (uint32_t j = i + 1; j < count; ++j) {
-      if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) {
-        return PBP_ERR_TENSOR_OVERLAP;
-      }
+    const ByteRange a = tensor_bytes(model, i);
+    if (a.begin == a.end) continue;
+    for (uint32_t j = i + 1u; j < count; ++j) {
+      const ByteRange b = tensor_bytes(model, j);
+      if (b.begin != b.end && a.begin < b.end && b.begin < a.end) return PBP_ERR_TENSOR_OVERLAP;
     }
   }
   return PBP_OK;
