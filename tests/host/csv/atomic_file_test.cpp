@@ -7,6 +7,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "pbp/trainer/atomic_file.hpp"
@@ -39,6 +40,26 @@ class AtomicFile : public ::testing::Test {
   }
   fs::path directory_;
 };
+
+// Runs `write` under a 4 KiB file-size limit, which makes write() fail with EFBIG part-way, like
+// a full disk, even for root; returns the message of the runtime_error it throws ("" if none).
+std::string error_on_a_full_disk(const std::function<void()>& write) {
+  rlimit saved{};
+  if (::getrlimit(RLIMIT_FSIZE, &saved) != 0) return "getrlimit failed";
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+  if (::setrlimit(RLIMIT_FSIZE, &small) != 0) return "setrlimit failed";
+  std::string message;
+  try {
+    write();
+  } catch (const std::runtime_error& error) {
+    message = error.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous_handler);
+  return message;
+}
 
 TEST_F(AtomicFile, WritesAndReplaces) {
   const fs::path target = directory_ / "out.txt";
@@ -77,24 +98,11 @@ TEST_F(AtomicFile, MissingDirectory) {
   EXPECT_THROW(write_file_atomically((directory_ / "no" / "x").string(), "x"), std::runtime_error);
 }
 
-// A file-size limit makes write() fail with EFBIG part-way, like a full disk, even for root.
 TEST_F(AtomicFile, FailedWriteKeepsOldFileAndRemovesTemporary) {
   const fs::path target = directory_ / "model.pbp";
   write_file_atomically(target.string(), "old model");
-  rlimit saved{};
-  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
-  rlimit small = saved;
-  small.rlim_cur = 4096;
-  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
-  std::string message;
-  try {
-    write_file_atomically(target.string(), std::string(100000, 'x'));
-  } catch (const std::runtime_error& error) {
-    message = error.what();
-  }
-  ::setrlimit(RLIMIT_FSIZE, &saved);
-  std::signal(SIGXFSZ, previous_handler);
+  const std::string message = error_on_a_full_disk(
+      [&] { write_file_atomically(target.string(), std::string(100000, 'x')); });
   EXPECT_NE(message.find(target.string() + ": cannot write"), std::string::npos) << message;
   EXPECT_EQ(read_text(target), "old model");
   EXPECT_EQ(entries(), 1u);
@@ -144,21 +152,10 @@ TEST_F(AtomicFile, PairFailingAtTheSecondRemovesANewFirst) {
 TEST_F(AtomicFile, PairOnAFullDiskChangesNeither) {
   const fs::path header = directory_ / "m.h", source = directory_ / "m.c";
   write_files_atomically({{header.string(), "old h"}, {source.string(), "old c"}});
-  rlimit saved{};
-  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
-  rlimit small = saved;
-  small.rlim_cur = 4096;
-  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
   const std::string large(100000, 'x');
-  std::string message;
-  try {
+  const std::string message = error_on_a_full_disk([&] {
     write_files_atomically({{header.string(), "new h"}, {source.string(), large}});
-  } catch (const std::runtime_error& error) {
-    message = error.what();
-  }
-  ::setrlimit(RLIMIT_FSIZE, &saved);
-  std::signal(SIGXFSZ, previous_handler);
+  });
   EXPECT_NE(message.find(source.string() + ": cannot write"), std::string::npos) << message;
   EXPECT_EQ(read_text(header), "old h");
   EXPECT_EQ(read_text(source), "old c");
