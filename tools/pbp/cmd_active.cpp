@@ -61,12 +61,7 @@ const char* const kUsage =
 
 size_t count_option(const ParsedOptions& options, const std::string& name, uint64_t fallback,
                     uint64_t minimum) {
-  const uint64_t value = options.unsigned_integer(name, fallback);
-  if (value < minimum || value > kMaxCount) {
-    throw UsageError("--" + name + " must be between " + std::to_string(minimum) + " and " +
-                     std::to_string(kMaxCount));
-  }
-  return static_cast<size_t>(value);
+  return static_cast<size_t>(options.integer_between(name, fallback, minimum, kMaxCount));
 }
 
 ActivePlan active_plan(const ParsedOptions& options, const trainer::TrainOptions& train) {

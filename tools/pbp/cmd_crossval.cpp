@@ -128,9 +128,7 @@ SplitPlan split_plan(const ParsedOptions& options, uint64_t default_seed) {
     plan.directory = options.required_text("split-files");
     return plan;
   }
-  const uint64_t count = options.unsigned_integer("splits", 0);
-  if (count == 0 || count > 10'000) throw UsageError("--splits must be between 1 and 10000");
-  plan.count = static_cast<size_t>(count);
+  plan.count = static_cast<size_t>(options.integer_between("splits", 0, 1, 10'000));
   plan.test_fraction = options.real("test-fraction", 0.1);
   if (!(plan.test_fraction > 0.0 && plan.test_fraction < 1.0)) {
     throw UsageError("--test-fraction must be in (0, 1)");

@@ -40,6 +40,24 @@ uint64_t ParsedOptions::unsigned_integer(const std::string& name, uint64_t fallb
   return result;
 }
 
+uint64_t ParsedOptions::integer_between(const std::string& name, uint64_t fallback,
+                                        uint64_t minimum, uint64_t maximum) const {
+  const auto value = text(name);
+  if (!value) return fallback;
+  uint64_t result = 0;
+  const char* end = value->data() + value->size();
+  const auto [stop, error] = std::from_chars(value->data(), end, result);
+  if (value->empty() || error != std::errc() || stop != end || result < minimum ||
+      result > maximum) {
+    const std::string range =
+        maximum == minimum + 1
+            ? std::to_string(minimum) + " or " + std::to_string(maximum)
+            : "between " + std::to_string(minimum) + " and " + std::to_string(maximum);
+    throw UsageError("--" + name + " must be " + range + ", got '" + *value + "'");
+  }
+  return result;
+}
+
 double ParsedOptions::real(const std::string& name, double fallback) const {
   const auto value = text(name);
   if (!value) return fallback;

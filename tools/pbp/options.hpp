@@ -30,6 +30,10 @@ class ParsedOptions {
   std::string required_text(const std::string& name) const;
   // Typed accessors: the fallback when absent, UsageError naming the option when malformed.
   uint64_t unsigned_integer(const std::string& name, uint64_t fallback) const;
+  // An integer in [minimum, maximum]: "--NAME must be between MIN and MAX, got 'TEXT'" when it
+  // is not, malformed and negative values included.
+  uint64_t integer_between(const std::string& name, uint64_t fallback, uint64_t minimum,
+                           uint64_t maximum) const;
   double real(const std::string& name, double fallback) const;
   std::vector<uint32_t> width_list(const std::string& name, std::vector<uint32_t> fallback) const;
 

@@ -10,10 +10,8 @@
 namespace pbp::cli {
 
 size_t jobs_option(const ParsedOptions& options) {
-  const uint64_t jobs =
-      options.unsigned_integer("jobs", std::max(1u, std::thread::hardware_concurrency()));
-  if (jobs == 0 || jobs > 256) throw UsageError("--jobs must be between 1 and 256");
-  return static_cast<size_t>(jobs);
+  return static_cast<size_t>(
+      options.integer_between("jobs", std::max(1u, std::thread::hardware_concurrency()), 1, 256));
 }
 
 void parallel_for(size_t count, size_t jobs, ProgressBar& progress,

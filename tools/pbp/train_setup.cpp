@@ -34,11 +34,8 @@ void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train)
   }
   if (options.has("samples")) {
     if (softmax && *softmax != "sampled") throw UsageError("--samples goes with --softmax sampled");
-    const uint64_t samples = options.unsigned_integer("samples", train.samples);
-    if (samples == 0 || samples > kMaxSamples) {
-      throw UsageError("--samples must be between 1 and " + std::to_string(kMaxSamples));
-    }
-    train.samples = static_cast<uint32_t>(samples);
+    train.samples =
+        static_cast<uint32_t>(options.integer_between("samples", train.samples, 1, kMaxSamples));
   }
   if (options.has("samples") || (softmax && *softmax == "sampled")) {
     train.softmax = trainer::SoftmaxApproximation::sampled;
@@ -121,20 +118,16 @@ const char* const kTrainingOptionsHelp =
 trainer::TrainOptions training_options(const ParsedOptions& options) {
   trainer::TrainOptions train;
   train.hidden = options.width_list("hidden", train.hidden);
-  const uint64_t epochs = options.unsigned_integer("epochs", train.epochs);
-  if (epochs == 0 || epochs > 1'000'000) throw UsageError("--epochs must be between 1 and 1000000");
-  train.epochs = static_cast<uint32_t>(epochs);
+  train.epochs =
+      static_cast<uint32_t>(options.integer_between("epochs", train.epochs, 1, 1'000'000));
   train.seed = options.unsigned_integer("seed", train.seed);
   train.task = task_option(options);
   if (options.has("classes")) {
     if (train.task != trainer::Task::multiclass) {
       throw UsageError("--classes goes with --task multiclass");
     }
-    const uint64_t classes = options.unsigned_integer("classes", 0);
-    if (classes < 2 || classes > trainer::kMaxClasses) {
-      throw UsageError("--classes must be between 2 and " + std::to_string(trainer::kMaxClasses));
-    }
-    train.classes = static_cast<uint32_t>(classes);
+    train.classes =
+        static_cast<uint32_t>(options.integer_between("classes", 0, 2, trainer::kMaxClasses));
   }
   if (const auto algorithm = options.text("algorithm")) {
     if (*algorithm != "pbp" && *algorithm != "ebp") {
@@ -170,10 +163,8 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
         *averaging == "on" ? trainer::IterateAveraging::on : trainer::IterateAveraging::off;
   }
   softmax_options(options, train);
-  const uint64_t threads = options.unsigned_integer(
-      "threads", std::min(2u, std::max(1u, std::thread::hardware_concurrency())));
-  if (threads < 1 || threads > 2) throw UsageError("--threads must be 1 or 2");
-  train.threads = static_cast<uint32_t>(threads);
+  train.threads = static_cast<uint32_t>(options.integer_between(
+      "threads", std::min(2u, std::max(1u, std::thread::hardware_concurrency())), 1, 2));
   return train;
 }
 

@@ -47,6 +47,22 @@ TEST_F(Errors, UnknownCommandOrOption) {
   expect_error(run_pbp({"crossval", "--data", "x", "--splits", "2", "--jobs", "0"}), 2, "--jobs");
 }
 
+// A count option's message gives its range whatever is wrong with the value: `--epochs -3` used
+// to say "expects a non-negative integer", though 0 is refused too.
+TEST_F(Errors, CountOptionsStateTheirRange) {
+  for (const char* epochs : {"-3", "0", "ten", "1000001"}) {
+    expect_error(
+        run_pbp({"train", "--data", "x", "--out", "m", "--epochs", epochs}), 2,
+        "pbp train: --epochs must be between 1 and 1000000, got '" + std::string(epochs) + "'");
+  }
+  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--threads", "-1"}), 2,
+               "--threads must be 1 or 2, got '-1'");
+  expect_error(run_pbp({"crossval", "--data", "x", "--splits", "-2"}), 2,
+               "--splits must be between 1 and 10000, got '-2'");
+  expect_error(run_pbp({"active", "--pool", "x", "--repeats", "-1"}), 2,
+               "--repeats must be between 1 and");
+}
+
 TEST_F(Errors, MissingFile) {
   const std::string missing = path("absent.csv");
   expect_error(run_pbp({"train", "--data", missing, "--out", path("m.pbp")}), 1,
