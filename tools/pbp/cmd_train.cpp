@@ -35,8 +35,9 @@ const char* const kUsage =
     "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model is\n"
     "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
     "                       mean log-likelihood) on the training set, and on --test if given;\n"
-    "                       prints the last epoch's figures. Costs one prediction pass over\n"
-    "                       those rows per epoch; the model is the same as without --curve\n"
+    "                       prints those figures, one line per epoch and data set. Costs one\n"
+    "                       prediction pass over those rows per epoch; the model is the same\n"
+    "                       as without --curve\n"
     "  --test T             held-out rows for --curve: a CSV with the training data's columns\n"
     "                       (matched by name), or IDX images with\n"
     "  --test-labels L      their labels\n";

@@ -96,6 +96,24 @@ TEST_F(Plots, CurveLeavesTheModelUnchangedAndAgreesWithEval) {
   }
 }
 
+// --help says what --curve prints: every epoch's figures (it used to say the last epoch's).
+TEST_F(Plots, CurvePrintsEveryEpochAsItsHelpSays) {
+  const RunResult help = run_pbp({"train", "--help"});
+  EXPECT_NE(help.out.find("prints those figures, one line per epoch and data set"),
+            std::string::npos)
+      << help.out;
+  EXPECT_EQ(help.out.find("last epoch"), std::string::npos) << help.out;
+  write_file(path("d.csv"), regression_csv(40));
+  const RunResult curved =
+      run_pbp(training(path("d.csv"), path("m.pbp"), {"--curve", path("c.svg")}));
+  ASSERT_EQ(curved.exit_code, 0) << curved.err;
+  for (int epoch = 1; epoch <= 6; ++epoch) {
+    EXPECT_NE(curved.out.find("after epoch " + std::to_string(epoch) + ", training set: rmse "),
+              std::string::npos)
+        << curved.out;
+  }
+}
+
 TEST_F(Plots, CurveWithoutTestSetAndItsUsageErrors) {
   write_file(path("b.csv"), binary_csv(60));
   const RunResult trained = run_pbp(
