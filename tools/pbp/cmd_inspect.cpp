@@ -3,16 +3,14 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/format.hpp"
@@ -42,19 +40,6 @@ const char* const kUsage =
     "(1 = most relevant; an input the data does not use is shrunk towards 0). It measures the\n"
     "scale of the input's weights, which grows with how nonlinear the target is in it: an\n"
     "input with a purely linear effect needs only small weights and can rank low.\n";
-
-// Whole file in 4-byte aligned storage (pbp_open requires the alignment).
-std::vector<uint32_t> read_blob(const std::string& path, size_t* size) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error(path + ": cannot open");
-  std::ostringstream content;
-  content << file.rdbuf();
-  const std::string bytes = content.str();
-  std::vector<uint32_t> words((bytes.size() + 3) / 4);
-  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
-  *size = bytes.size();
-  return words;
-}
 
 // Shortest text that reads back as the same float.
 std::string float_text(float value) {
@@ -321,15 +306,10 @@ int command_inspect(const Arguments& args) {
   }
   return run_command(command, flags, [&](const ParsedOptions& options) {
     if (paths.size() != 1) throw UsageError("expected exactly one model file");
-    size_t size = 0;
-    const std::vector<uint32_t> blob = read_blob(paths[0], &size);
+    const std::vector<uint8_t> bytes = read_model_file(paths[0]);
+    const std::vector<uint32_t> blob = aligned_copy(bytes);
     pbp::Model model;
-    const pbp::Status status = model.open(blob.data(), size);
-    if (status != PBP_OK) {
-      std::fprintf(stderr, "pbp inspect: %s: invalid blob: %s (%s)\n", paths[0].c_str(),
-                   pbp::status_name(status), pbp::status_string(status));
-      return 1;
-    }
+    open_blob(model, blob.data(), bytes.size(), paths[0]);
     if (options.has("json")) {
       std::cout << inspect_json(paths[0], model) << "\n";
     } else {

@@ -38,8 +38,7 @@ LoadedModel::~LoadedModel() = default;
 
 LoadedModel LoadedModel::open(std::vector<uint8_t> blob, const std::string& source) {
   auto state = std::make_unique<State>();
-  state->blob.resize((blob.size() + 3) / 4);
-  if (!blob.empty()) std::memcpy(state->blob.data(), blob.data(), blob.size());
+  state->blob = aligned_copy(blob);
   return from_state(std::move(state), blob.size(), source);
 }
 
@@ -49,11 +48,7 @@ LoadedModel LoadedModel::load(const std::string& path) {
 
 LoadedModel LoadedModel::from_state(std::unique_ptr<State> state, size_t size,
                                     const std::string& path) {
-  const pbp::Status opened = state->model.open(state->blob.data(), size);
-  if (opened != PBP_OK) {
-    fail(path, std::string("invalid model blob: ") + pbp::status_string(opened) + " (" +
-                   pbp::status_name(opened) + ")");
-  }
+  open_blob(state->model, state->blob.data(), size, path);
   state->workspace.resize((state->model.workspace_bytes() + 3) / 4);
   const pbp_model& view = state->model.view();
   ModelDescription& description = state->description;
@@ -167,6 +162,20 @@ std::vector<uint8_t> read_model_file(const std::string& path) {
     fail(path, "cannot read model");
   }
   return bytes;
+}
+
+std::vector<uint32_t> aligned_copy(const std::vector<uint8_t>& bytes) {
+  std::vector<uint32_t> words((bytes.size() + 3) / 4);
+  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+void open_blob(pbp::Model& model, const void* blob, size_t size, const std::string& source) {
+  const pbp::Status opened = model.open(blob, size);
+  if (opened != PBP_OK) {
+    fail(source, std::string("invalid model blob: ") + pbp::status_string(opened) + " (" +
+                     pbp::status_name(opened) + ")");
+  }
 }
 
 size_t save_model(const std::string& path, const trainer::Model& model) {

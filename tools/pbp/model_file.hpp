@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pbp/pbp.h"
+#include "pbp/pbp.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::cli {
@@ -86,6 +87,12 @@ class LoadedModel {
 
 // The bytes of a model file; throws std::runtime_error "<path>: <reason>" if unreadable.
 std::vector<uint8_t> read_model_file(const std::string& path);
+// `bytes` in 4-byte aligned storage, as pbp_open requires.
+std::vector<uint32_t> aligned_copy(const std::vector<uint8_t>& bytes);
+// Opens `size` bytes at `blob` (4-byte aligned) with the runtime, as a device would; every
+// command reports a bad blob the same way: std::runtime_error
+// "<source>: invalid model blob: <text> (<STATUS>)".
+void open_blob(pbp::Model& model, const void* blob, size_t size, const std::string& source);
 
 // Serialises `model` and writes it atomically; returns the number of bytes written.
 size_t save_model(const std::string& path, const trainer::Model& model);

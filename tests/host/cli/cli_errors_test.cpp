@@ -1,4 +1,6 @@
 // The command line's usage and input errors: exit codes and one-line messages naming the spot.
+#include <functional>
+
 #include "cli_helpers.hpp"
 
 namespace pbp::cli_test {
@@ -104,6 +106,44 @@ TEST_F(Errors, PredictAndEvalReportBadData) {
   const RunResult garbage =
       run_pbp({"eval", "--model", path("garbage.pbp"), "--data", path("d.csv")});
   expect_error(garbage, 1, path("garbage.pbp") + ": invalid model blob: ");
+}
+
+// inspect and export-c read a model as predict and eval do, and say so in the same words (they
+// printed "pbp inspect: m.pbp: invalid blob: PBP_ERR_... (...)" and "...: cannot open").
+TEST_F(Errors, EveryCommandReportsABadModelTheSameWay) {
+  const std::string truncated = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/truncated.pbp";
+  const std::string absent = path("absent.pbp");
+  const std::string data = path("d.csv");
+  write_file(data, "a,b\n1,2\n");
+  using Arguments = std::vector<std::string>;
+  const std::vector<std::pair<std::string, std::function<Arguments(const std::string&)>>> commands{
+      {"predict",
+       [&](const std::string& m) {
+         return Arguments{"--model", m, "--data", data};
+       }},
+      {"eval",
+       [&](const std::string& m) {
+         return Arguments{"--model", m, "--data", data};
+       }},
+      {"inspect", [](const std::string& m) { return Arguments{m}; }},
+      {"export-c",
+       [&](const std::string& m) {
+         return Arguments{m, "--name", "m", "--out-dir", path("out")};
+       }},
+  };
+  const std::vector<std::pair<std::string, std::string>> models{
+      {truncated,
+       ": invalid model blob: blob size differs from the size in its header (truncated?) "
+       "(PBP_ERR_SIZE_MISMATCH)"},
+      {absent, ": cannot open model: No such file or directory"}};
+  for (const auto& [command, arguments_for] : commands) {
+    for (const auto& [model, message] : models) {
+      Arguments arguments{command};
+      for (const std::string& argument : arguments_for(model)) arguments.push_back(argument);
+      expect_error(run_pbp(arguments), 1, "pbp " + command + ": error: " + model + message);
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(path("out")));
 }
 
 TEST_F(Errors, SplitFilesErrors) {
