@@ -33,7 +33,9 @@ const char* const kUsage =
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
     "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
     "           without training ranges), target_mean, target_std, metadata; for\n"
-    "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma\n"
+    "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma.\n"
+    "           Only regression uses noise_gamma, target_mean and target_std: other tasks'\n"
+    "           blobs hold placeholders there (runtime/FORMAT.md)\n"
     "\n"
     "An ARD model's input relevance: E[1/lambda] = b/(a-1), the expected prior variance of the\n"
     "input's first-layer weights under its learned Gamma(a, b), relative to the largest input's\n"
@@ -255,6 +257,42 @@ void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
   std::printf("ranges:     %s\n", joined.c_str());
 }
 
+// What the network's outputs z ~ N(nu, psi) become for the model's task (runtime/FORMAT.md). Only
+// regression uses the noise Gamma and the target's standardisation; the other tasks' blobs
+// carry placeholders there, which would mean nothing here.
+void print_output(const pbp_model& m) {
+  switch (m.task) {
+    case PBP_TASK_BINARY:
+      std::printf(
+          "output:     probit: p(class 1) = Phi(mean / sqrt(1 + variance)) of the network's "
+          "output (pbp_predict_classes)\n");
+      return;
+    case PBP_TASK_MULTICLASS:
+      std::printf(
+          "output:     softmax over %u classes: the mean-field approximation of its expectation "
+          "(pbp_predict_classes)\n",
+          m.output_count);
+      return;
+    case PBP_TASK_COUNT:
+      std::printf(
+          "output:     Poisson with rate exp(the network's output): a negative-binomial "
+          "predictive (pbp_predict_count)\n");
+      return;
+    default: {
+      const float variance = outputs::gamma_variance(m.noise_a, m.noise_b);
+      std::printf("output:     Gaussian predictive in target units (pbp_predict)\n");
+      std::printf(
+          "noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised), std %s in "
+          "target units\n",
+          float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
+          float_text(variance).c_str(),
+          general(std::sqrt(static_cast<double>(variance)) * m.target_std, 6).c_str());
+      std::printf("target:     mean %s, std %s (what the standardised output is scaled back by)\n",
+                  float_text(m.target_mean).c_str(), float_text(m.target_std).c_str());
+    }
+  }
+}
+
 void print_summary(const std::string& path, const pbp::Model& model) {
   const pbp_model& m = model.view();
   const std::optional<std::vector<trainer::Gamma>> priors = input_priors(path, m);
@@ -269,14 +307,10 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   }
   std::printf("weights:    %u (mean + variance, 8 bytes each: %u bytes)\n", m.weight_count,
               8u * m.weight_count);
-  std::printf("noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised)\n",
-              float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
-              float_text(outputs::gamma_variance(m.noise_a, m.noise_b)).c_str());
+  print_output(m);
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
               float_text(m.prior_b).c_str(),
               priors ? " beyond layer 0; per input below (ARD)" : "");
-  std::printf("target:     mean %s, std %s\n", float_text(m.target_mean).c_str(),
-              float_text(m.target_std).c_str());
   std::printf("workspace:  %u bytes per prediction\n", m.workspace_bytes);
   if (m.name.length) std::printf("name:       %s\n", text(m.name).c_str());
   if (m.target_name.length) std::printf("target name: %s\n", text(m.target_name).c_str());
