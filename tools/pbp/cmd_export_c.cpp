@@ -2,6 +2,7 @@
 // (NAME.h / NAME.c), aligned for pbp_open, ready to compile into firmware.
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ const char* const kUsage =
     "compile. Open it with pbp_open(&model, NAME, NAME_SIZE).\n"
     "\n"
     "  --name NAME     a C identifier: the array name and the file names\n"
-    "  --out-dir DIR   where to write (default: the current directory)\n";
+    "  --out-dir DIR   where to write, created if missing (default: the current directory)\n";
 
 bool is_c_identifier(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
@@ -116,6 +117,10 @@ int run(const std::string& path, const ParsedOptions& options) {
   open_blob(model, aligned.data(), bytes.size(), path);
   const pbp_model& m = model.view();
   const uint32_t crc = pbp::format::load_u32(m.blob + m.blob_size - pbp::format::kCrcSize);
+  // The folder is created once the blob is known to be good (a bad one leaves nothing behind).
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw std::runtime_error(dir + ": cannot create the folder: " + error.message());
   const std::string base = dir + "/" + name;
   // Both files or neither (see write_files_atomically): a new header beside an old array would
   // still fail to compile (the size and CRC checks), but the old pair stays usable.

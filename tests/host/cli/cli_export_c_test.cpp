@@ -47,5 +47,30 @@ TEST_F(ExportC, FailingSecondFileLeavesThePreviousPair) {
   EXPECT_EQ(entries(out), 2u);
 }
 
+// DEPLOYING.md's `export-c ... --out-dir firmware/model` in a fresh tree: the folder is made (it
+// used to fail on the missing folder). A bad blob still leaves nothing behind, folder included.
+TEST_F(ExportC, CreatesTheOutputFolder) {
+  const std::string out = path("firmware/model");
+  const RunResult bad =
+      run_pbp({"export-c", kCorpus + "truncated.pbp", "--name", "model", "--out-dir", out});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_FALSE(std::filesystem::exists(path("firmware")));
+
+  const RunResult good =
+      run_pbp({"export-c", kCorpus + "valid_tiny.pbp", "--name", "model", "--out-dir", out});
+  ASSERT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(entries(out), 2u);
+  EXPECT_NE(read_file(out + "/model.h").find("#define MODEL_SIZE 528u"), std::string::npos);
+
+  write_file(path("file"), "not a folder");
+  const RunResult blocked = run_pbp(
+      {"export-c", kCorpus + "valid_tiny.pbp", "--name", "model", "--out-dir", path("file/m")});
+  EXPECT_EQ(blocked.exit_code, 1);
+  EXPECT_NE(
+      blocked.err.find("pbp export-c: error: " + path("file/m") + ": cannot create the folder"),
+      std::string::npos)
+      << blocked.err;
+}
+
 }  // namespace
 }  // namespace pbp::cli_test
