@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "device_runner.hpp"
 #include "input_columns.hpp"
 #include "model_file.hpp"
 #include "options.hpp"
@@ -12,7 +13,7 @@ namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: pbp predict --model M.pbp --data F [--out P.csv] [--by-position]\n"
+    "usage: pbp predict --model M.pbp --data F [--out P.csv] [--by-position] [--inputs-f32 I]\n"
     "\n"
     "Writes one CSV row per data row (original units), by the model's task:\n"
     "  regression         mean,std,epistemic_std,aleatoric_std\n"
@@ -33,12 +34,16 @@ const char* const kUsage =
     "  --model M.pbp   the model blob\n"
     "  --data F        CSV with a header row, or IDX images\n"
     "  --out P.csv     write here (atomically) instead of standard output\n"
-    "  --by-position   match CSV columns to the inputs by position, ignoring the header\n";
+    "  --by-position   match CSV columns to the inputs by position, ignoring the header\n"
+    "  --inputs-f32 I  also write each row's inputs as the runtime receives them: float32,\n"
+    "                  little-endian, in the model's input order, row after row (the inputs\n"
+    "                  of targets/tools/run-on-device.sh and the model_runner firmware)\n";
 
 int run(const ParsedOptions& options) {
   const LoadedModel model = LoadedModel::load(options.required_text("model"));
   const ModelRows rows = load_model_rows(options, model.description(), false);
   if (const auto out = options.text("out")) trainer::check_destination(*out);
+  if (const auto inputs = options.text("inputs-f32")) trainer::check_destination(*inputs);
 
   const trainer::Task task = model.description().task;
   // Each task's columns, then the range report's (their rows end in the newline dropped here).
@@ -57,6 +62,13 @@ int run(const ParsedOptions& options) {
     csv.back() = ',';
     csv += range_csv_fields(model.input_range(x), model.description()) + "\n";
   }
+  if (const auto inputs = options.text("inputs-f32")) {
+    std::vector<std::vector<float>> floats;  // rounded as LoadedModel rounds them to predict
+    for (size_t row = 0; row < rows.data.rows; ++row) {
+      floats.emplace_back(rows.data.row(row), rows.data.row(row) + rows.data.inputs);
+    }
+    write_runner_inputs(*inputs, floats);
+  }
   if (const auto out = options.text("out")) {
     trainer::write_file_atomically(*out, csv);
   } else {
@@ -69,7 +81,7 @@ int run(const ParsedOptions& options) {
 
 int command_predict(const Arguments& args) {
   const CommandDefinition command{
-      "predict", kUsage, {{"model"}, {"data"}, {"out"}, {"by-position", false}}};
+      "predict", kUsage, {{"model"}, {"data"}, {"out"}, {"by-position", false}, {"inputs-f32"}}};
   return run_command(command, args, run);
 }
 

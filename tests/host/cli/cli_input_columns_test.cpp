@@ -2,6 +2,8 @@
 // feature names, an error naming the missing and unexpected columns when the header lacks one,
 // by position only with --by-position.
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -121,6 +123,33 @@ TEST_F(SevenInputModel, ByNameReordersAndByPositionIgnoresTheHeader) {
     const RunResult result = run(command, "anonymous.csv", {"--by-position"});
     EXPECT_EQ(result.exit_code, 0) << command << ": " << result.err;
   }
+}
+
+// --inputs-f32 writes what the runtime is given for each row, for run-on-device.sh and the
+// model_runner firmware (nothing documented produced that file): the columns in model order
+// whatever the CSV's order, each cell rounded to float32, little-endian.
+TEST_F(SevenInputModel, InputsAsFloat32InModelOrder) {
+  write_file(path("reordered.csv"), table_.csv({7, 3, 1, 0, 6, 2, 5, 4}));
+  const RunResult result = run("predict", "reordered.csv", {"--inputs-f32", path("rows.f32")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string bytes = read_file(path("rows.f32"));
+  ASSERT_EQ(bytes.size(), table_.rows.size() * kInputs * 4);
+  for (size_t row = 0; row < table_.rows.size(); ++row) {
+    for (int k = 0; k < kInputs; ++k) {
+      const size_t at = (row * kInputs + static_cast<size_t>(k)) * 4;
+      uint32_t bits = 0;
+      for (int b = 3; b >= 0; --b) bits = bits << 8 | static_cast<uint8_t>(bytes[at + b]);
+      const float expected = static_cast<float>(std::stod(table_.rows[row][k]));
+      uint32_t expected_bits = 0;
+      std::memcpy(&expected_bits, &expected, 4);
+      EXPECT_EQ(bits, expected_bits) << "row " << row << ", x" << k + 1;
+    }
+  }
+  // A bad row writes neither output.
+  write_file(path("bad.csv"), table_.csv({0, 1, 2, 3, 4, 5, 6, 7}) + "1,2,3\n");
+  const RunResult bad = run("predict", "bad.csv", {"--inputs-f32", path("bad.f32")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_FALSE(std::filesystem::exists(path("bad.f32")));
 }
 
 }  // namespace
