@@ -5,8 +5,9 @@
 #   3. builds and runs the same tests for the baseline CPU (no AVX2/FMA), then again under
 #      AddressSanitizer + UBSan,
 #   4. cross-builds the runtime suite and runs it under QEMU on the targets,
-#   5. checks accuracy on the real data sets when ../shared/datasets is there.
-# Set PBP_CHECK_SKIP="baseline asan targets accuracy" (any subset) to skip stages locally.
+#   5. installs the packages and builds projects of a user's against them (tests/package/check.sh),
+#   6. checks accuracy on the real data sets when ../shared/datasets is there.
+# Set PBP_CHECK_SKIP="baseline asan targets package accuracy" (any subset) to skip stages locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip=" ${PBP_CHECK_SKIP:-} "
@@ -37,6 +38,13 @@ if ! skipped targets && [ -f targets/presets.txt ]; then
     stage "target $preset (QEMU)"
     cmake --workflow --preset "$preset"
   done < targets/presets.txt
+fi
+
+if ! skipped package; then
+  stage "package: installed, used by projects outside the tree"
+  start=$SECONDS
+  bash tests/package/check.sh
+  echo "package: $((SECONDS - start)) s"
 fi
 
 if ! skipped accuracy && [ -d ../shared/datasets ]; then

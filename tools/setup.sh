@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what pbp-edge needs on a Debian 12 machine (run as root, or with sudo available).
-#   tools/setup.sh          host build: compiler, CMake, GoogleTest, clang (fuzzer), valgrind
+#   tools/setup.sh          host build: compiler, CMake, GoogleTest, clang (fuzzer), valgrind,
+#                           pkg-config (the installed runtime's pbp-runtime.pc)
 #   tools/setup.sh --all    also the cross toolchains and QEMU (targets/setup.sh)
 #   tools/setup.sh --demo   also the Cortex-M toolchain and QEMU that pbp demo's device needs
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-packages=(build-essential cmake g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils)
+packages=(build-essential cmake g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils pkgconf)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
