@@ -5,7 +5,8 @@
 #   3. builds and runs the same tests for the baseline CPU (no AVX2/FMA), then again under
 #      AddressSanitizer + UBSan,
 #   4. cross-builds the runtime suite and runs it under QEMU on the targets,
-#   5. installs the packages and builds projects of a user's against them (tests/package/check.sh),
+#   5. installs the packages and builds projects of a user's against them, and runs
+#      targets/DEPLOYING.md's walk-through verbatim (tests/package/check.sh),
 #   6. checks accuracy on the real data sets when ../shared/datasets is there.
 # Set PBP_CHECK_SKIP="baseline asan targets package accuracy" (any subset) to skip stages locally.
 set -euo pipefail
@@ -41,7 +42,7 @@ if ! skipped targets && [ -f targets/presets.txt ]; then
 fi
 
 if ! skipped package; then
-  stage "package: installed, used by projects outside the tree"
+  stage "package: installed, used by projects outside the tree, DEPLOYING.md verbatim"
   start=$SECONDS
   bash tests/package/check.sh
   echo "package: $((SECONDS - start)) s"

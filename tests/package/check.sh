@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # CI stage "package" (tools/check.sh): pbp-edge as a user's own project sees it.
-#   1. The host install: boston_on_device (targets/examples) built outside the tree against it with
+#   1. targets/DEPLOYING.md's walk-through: every sh block marked for CI, run verbatim from the
+#      top of the tree (its output folders build/install and build/deploy made afresh); then the
+#      walk-through's firmware must print what the same project built for the host prints, and
+#      run-on-device.sh's bits for Boston's rows must be the host runtime's.
+#   2. The host install: boston_on_device (targets/examples) built outside the tree against it with
 #      CMake (find_package) and with a plain compiler and pkg-config; the trainer and the pbp tool
 #      through tests/package/trainer_consumer; the runtime built from source through FetchContent
 #      (tests/package/fetchcontent).
-#   2. The cortex-m4f install (the runtime alone): boston_on_device cross-compiled against it and
+#   3. The cortex-m4f install (the runtime alone): boston_on_device cross-compiled against it and
 #      run under QEMU.
-# Every boston_on_device build must print its expected_output.txt (the committed model: the same
-# bits on every CPU and target).
+# Every boston_on_device build of the committed model must print its expected_output.txt (the
+# same bits on every CPU and target).
 # Needs the host build (cmake --workflow --preset host); builds the cortex-m4f runtime if needed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,7 +19,7 @@ root=$PWD
 out=$root/build/package
 example=$root/targets/examples/boston_on_device
 qemu=(qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel)
-rm -rf "$out"
+rm -rf "$out" build/install build/deploy
 mkdir -p "$out"
 step() { printf -- '-- package: %s\n' "$*"; }
 # without_board <file>: the program's output without the board glue's "[board ...]" lines.
@@ -34,6 +38,35 @@ configure_and_build() {  # configure_and_build <build dir> <cmake configure argu
   cmake -B "$dir" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
   cmake --build "$dir" -j2 >"$dir.build.log" 2>&1 || { cat "$dir.build.log"; exit 1; }
 }
+
+step "DEPLOYING.md's walk-through, verbatim"
+awk '/<!-- CI runs the next sh block verbatim/ { marked = 1; next }
+     marked && /^```sh$/ { inside = 1; next }
+     inside && /^```$/ { inside = 0; marked = 0; next }
+     inside { print }' targets/DEPLOYING.md >"$out/walkthrough.sh"
+[[ -s $out/walkthrough.sh ]] || { echo "package: no marked block in targets/DEPLOYING.md" >&2; exit 1; }
+start=$SECONDS
+bash -euo pipefail -x "$out/walkthrough.sh" >"$out/walkthrough.log" 2>&1 || {
+  cat "$out/walkthrough.log"
+  echo "package: FAILED: targets/DEPLOYING.md's walk-through ($out/walkthrough.sh)" >&2
+  exit 1
+}
+echo "   ran its $(grep -c '^+ ' "$out/walkthrough.log") commands in $((SECONDS - start)) s"
+"${qemu[@]}" build/deploy/firmware/boston_on_device >"$out/walkthrough-cmake.txt"
+"${qemu[@]}" build/deploy/boston.elf >"$out/walkthrough-make.txt"
+configure_and_build "$out/walkthrough-host" -S "$example" -DCMAKE_PREFIX_PATH="$root/build/install/host" \
+  -DPBP_MODEL_DIR="$root/build/deploy/model"
+"$out/walkthrough-host/boston_on_device" >"$out/walkthrough-host.txt"
+expect_same "its firmware (CMake) under QEMU" "$out/walkthrough-cmake.txt" "$out/walkthrough-host.txt"
+expect_same "its firmware (pkg-config) under QEMU" "$out/walkthrough-make.txt" \
+  "$out/walkthrough-host.txt"
+bash targets/tools/run-on-device.sh --preset cortex-m4f build/deploy/boston_13_50.pbp \
+  build/datasets/boston.csv >"$out/device-rows.txt"
+build/host/bin/pbp predict --model build/deploy/boston_13_50.pbp --data build/datasets/boston.csv \
+  --out "$out/boston-predictions.csv" --inputs-f32 "$out/boston.f32"
+sh build/host/run-model-runner.sh build/deploy/boston_13_50.pbp "$out/boston.f32" >"$out/host-rows.txt"
+expect_same "run-on-device.sh, Boston's 506 rows from the CSV (every output's bits)" \
+  "$out/device-rows.txt" "$out/host-rows.txt"
 
 step "host install"
 cmake --install build/host --prefix "$out/host" >"$out/install-host.log"
