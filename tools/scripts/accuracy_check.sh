@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# CI's accuracy check on real data (needs ../shared/datasets). Fails on a clear regression against
-# the figures this code measured on the same splits:
+# CI's accuracy check on real data (tools/check.sh gives it ../shared/datasets, or without it the
+# sets that tools/scripts/fetch_datasets.sh takes from Debian). Runs every check whose data is in
+# the folder, names each one it skips (SKIPPED: ...), and fails on a clear regression against the
+# figures this code measured on the same splits:
 #   Boston: the first 5 of the 20 standard splits, 1 x 50 hidden units, 40 epochs: RMSE 2.7819,
 #     test LL -2.4562 (over all 20 splits 2.9963 / -2.5601, the original C code 3.0014 / -2.5682);
 #   digits (multiclass, the defaults: mean-field softmax, iterate averaging): 5 random 90/10
 #     splits, seed 1, 1 x 50, 40 epochs: accuracy 0.9722, ECE 0.0201;
 #   breast cancer (binary, probit): the same protocol: accuracy 0.9649, ECE 0.0326;
 #   the default regression recipe (auto), first 5 standard splits: Boston LL -2.389 (coverage
-#     0.973), energy -0.704 (0.945), yacht -0.760 (0.968).
+#     0.973), energy -0.704 (0.945), yacht -0.760 (0.968);
+#   Boston, 5 random 90/10 splits (split seed 1), --recipe paper: RMSE 3.286, LL -2.651 (the one
+#     regression check Debian's data allow: the standard splits and the UCI sets are not there).
 # The bounds sit beyond the spread over training seeds 1-6 (1-4 for auto), since another CPU's
 # rounding sends training down another path: Boston paper RMSE 2.751-2.812, LL -2.446 to -2.465;
 # auto LL Boston -2.373 to -2.428, energy -0.697 to -0.752, yacht -0.760 to -0.929, coverage95
-# 0.903-0.973.
+# 0.903-0.973; Boston random splits RMSE 3.143-3.404, LL -2.587 to -2.703.
 #   usage: accuracy_check.sh <pbp binary> <datasets dir>
 set -euo pipefail
 pbp="$1"
@@ -19,6 +23,26 @@ data="$2"
 
 passed=0
 failed=0
+skipped=0
+absent=""  # the first file `has` did not find
+# has <file...>: every file is in the data folder.
+has() {
+  local file
+  for file in "$@"; do
+    [[ -f $data/$file ]] || { absent=$file; return 1; }
+  done
+}
+# skip <check>: said loudly, with the file it lacks, and counted.
+skip() {
+  local why="the UCI sets and the PBP paper's standard splits are not in Debian's packages"
+  [[ $absent == */* ]] || why="tools/scripts/fetch_datasets.sh writes it"
+  echo "  SKIPPED: $1: no $data/$absent ($why)"
+  skipped=$((skipped + 1))
+}
+standard_splits() {  # standard_splits <folder>: the files of splits 0-4
+  local s
+  for s in 0 1 2 3 4; do echo "$1/index_train_$s.txt $1/index_test_$s.txt"; done
+}
 # json_value <json> <key>
 json_value() { printf '%s' "$1" | grep -o "\"$2\": *[-0-9.e]*" | grep -o '[-0-9.e]*$'; }
 # check <label> <value> <le|ge> <bound>
@@ -35,15 +59,32 @@ check() {
 
 splits="$(mktemp -d)"
 trap 'rm -rf "$splits"' EXIT
-for s in 0 1 2 3 4; do
-  cp "$data/boston_splits/index_train_$s.txt" "$data/boston_splits/index_test_$s.txt" "$splits/"
-done
-json="$("$pbp" crossval --data "$data/boston.csv" --split-files "$splits" --recipe paper --json)"
-rmse="$(json_value "$json" rmse_mean)"
-loglik="$(json_value "$json" loglik_mean)"
-echo "boston, 5 standard splits, --recipe paper (1x50, 40 epochs): rmse_mean $rmse (max 2.90), loglik_mean $loglik (min -2.52)"
-check "boston rmse_mean" "$rmse" le 2.90
-check "boston loglik_mean" "$loglik" ge -2.52
+if has boston.csv $(standard_splits boston_splits); then
+  for s in 0 1 2 3 4; do
+    cp "$data/boston_splits/index_train_$s.txt" "$data/boston_splits/index_test_$s.txt" "$splits/"
+  done
+  json="$("$pbp" crossval --data "$data/boston.csv" --split-files "$splits" --recipe paper --json)"
+  rmse="$(json_value "$json" rmse_mean)"
+  loglik="$(json_value "$json" loglik_mean)"
+  echo "boston, 5 standard splits, --recipe paper (1x50, 40 epochs): rmse_mean $rmse (max 2.90), loglik_mean $loglik (min -2.52)"
+  check "boston rmse_mean" "$rmse" le 2.90
+  check "boston loglik_mean" "$loglik" ge -2.52
+else
+  skip "boston, 5 standard splits, --recipe paper"
+fi
+
+if has boston.csv; then
+  json="$("$pbp" crossval --data "$data/boston.csv" --splits 5 --split-seed 1 --seed 1 --recipe paper \
+    --json)"
+  rmse="$(json_value "$json" rmse_mean)"
+  loglik="$(json_value "$json" loglik_mean)"
+  echo "boston, 5 random splits, --recipe paper (1x50, 40 epochs): rmse_mean $rmse (max 3.55)," \
+    "loglik_mean $loglik (min -2.80)"
+  check "boston rmse_mean (random splits)" "$rmse" le 3.55
+  check "boston loglik_mean (random splits)" "$loglik" ge -2.80
+else
+  skip "boston, 5 random splits, --recipe paper"
+fi
 
 # The default regression recipe (auto) on the first 5 standard splits of three UCI sets: its
 # test LL must not fall and its 95 % intervals must stay honest.
@@ -54,7 +95,10 @@ first_splits() {  # first_splits <splits dir>: a folder with splits 0-4
 for set in "boston boston.csv boston_splits -2.50" "energy uci/energy/energy.csv uci/energy/splits -0.85" \
   "yacht uci/yacht/yacht.csv uci/yacht/splits -1.05"; do
   read -r name csv split_dir min_loglik <<<"$set"
-  [[ -f "$data/$csv" ]] || { echo "$name: $data/$csv missing"; failed=$((failed + 1)); continue; }
+  if ! has "$csv" $(standard_splits "$split_dir"); then
+    skip "$name, 5 standard splits, --recipe auto"
+    continue
+  fi
   first_splits "$data/$split_dir"
   json="$("$pbp" crossval --data "$data/$csv" --split-files "$splits" --json)"
   loglik="$(json_value "$json" loglik_mean)"
@@ -68,6 +112,10 @@ done
 
 for task in "digits multiclass 0.96 0.035" "breast_cancer binary 0.95 0.05"; do
   read -r name kind min_accuracy max_ece <<<"$task"
+  if ! has "$name.csv"; then
+    skip "$name, 5 random splits"
+    continue
+  fi
   json="$("$pbp" crossval --data "$data/$name.csv" --task "$kind" --splits 5 --seed 1 --hidden 50 \
     --epochs 40 --json)"
   accuracy="$(json_value "$json" accuracy_mean)"
@@ -78,5 +126,9 @@ for task in "digits multiclass 0.96 0.035" "breast_cancer binary 0.95 0.05"; do
   check "$name ece_mean" "$ece" le "$max_ece"
 done
 
-echo "accuracy: $passed passed, $failed failed"
+echo "accuracy: $passed passed, $failed failed, $skipped check groups skipped"
+if [[ $((passed + failed)) -eq 0 ]]; then
+  echo "accuracy: nothing checked: no data set in $data" >&2
+  exit 1
+fi
 [[ $failed -eq 0 ]]

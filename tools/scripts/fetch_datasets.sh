@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fetches public data sets from Debian's python3-sklearn package (no root needed) and writes
 # them as plain CSV (one header row, target last) into DIR (default build/datasets):
-#   boston.csv (506 x 13, house value), breast_cancer.csv (569 x 30, 0/1 label).
+#   boston.csv (506 x 13, house value), breast_cancer.csv (569 x 30, 0/1 label),
+#   digits.csv (1797 x 64 pixels 0-16, digit 0-9): the files of ../shared/datasets (README there).
 set -euo pipefail
 out="${1:-build/datasets}"
 mkdir -p "$out"
-[ -s "$out/boston.csv" ] && [ -s "$out/breast_cancer.csv" ] && exit 0
+[ -s "$out/boston.csv" ] && [ -s "$out/breast_cancer.csv" ] && [ -s "$out/digits.csv" ] && exit 0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # apt's stderr only matters when the download fails (as root it warns about its sandbox).
@@ -24,4 +25,9 @@ mv "$out/boston.csv.tmp" "$out/boston.csv"
   tail -n +2 "$data/breast_cancer.csv" | tr -d '\r'
 } > "$out/breast_cancer.csv.tmp"
 mv "$out/breast_cancer.csv.tmp" "$out/breast_cancer.csv"
-echo "fetch_datasets: wrote $out/boston.csv and $out/breast_cancer.csv"
+{
+  printf 'p%s,' $(seq 0 63) | sed 's/,$/,digit\n/'
+  gzip -dc "$data/digits.csv.gz" | tr -d '\r'
+} > "$out/digits.csv.tmp"
+mv "$out/digits.csv.tmp" "$out/digits.csv"
+echo "fetch_datasets: wrote $out/boston.csv, $out/breast_cancer.csv and $out/digits.csv"
