@@ -23,47 +23,52 @@ for word in ${PBP_CHECK_SKIP:-}; do
   skip+="${word#host-} "
 done
 notes=()  # what was not checked, for the summary
-stage() { printf '\n==== %s ====\n' "$*"; }
+times=()  # each stage's wall time, for the summary
+current=""
+stage() {  # stage <name> <title>
+  [ -z "$current" ] || times+=("$current $((SECONDS - started)) s")
+  current=$1
+  started=$SECONDS
+  printf '\n==== %s ====\n' "$2"
+}
 skipped() {
   [[ "$skip" == *" $1 "* ]] || return 1
   notes+=("stage $1 skipped (PBP_CHECK_SKIP)")
 }
 
-stage "setup"
+stage setup "setup"
 bash tools/setup.sh --all
 
-stage "host: configure, build, test"
+stage host "host: configure, build, test"
 cmake --workflow --preset host
 
 if ! skipped baseline; then
   # The same suite built for the architecture's baseline CPU (no AVX2/FMA tuning, no
   # x86-64-v2/v3 default): a tolerance that holds only on the CI machine's CPU fails here.
-  stage "host built for the baseline CPU (PBP_CPU_BASELINE)"
+  stage baseline "host built for the baseline CPU (PBP_CPU_BASELINE)"
   cmake --workflow --preset host-baseline
 fi
 
 if ! skipped asan; then
-  stage "host under AddressSanitizer and UBSan"
+  stage asan "host under AddressSanitizer and UBSan"
   cmake --workflow --preset host-asan
 fi
 
 if ! skipped targets && [ -f targets/presets.txt ]; then
   while read -r preset; do
     [ -z "$preset" ] || [[ "$preset" == \#* ]] && continue
-    stage "target $preset (QEMU)"
+    stage "$preset" "target $preset (QEMU)"
     cmake --workflow --preset "$preset"
   done < targets/presets.txt
 fi
 
 if ! skipped package; then
-  stage "package: installed, used by projects outside the tree, DEPLOYING.md verbatim"
-  start=$SECONDS
+  stage package "package: installed, used by projects outside the tree, DEPLOYING.md verbatim"
   bash tests/package/check.sh
-  echo "package: $((SECONDS - start)) s"
 fi
 
 if ! skipped accuracy; then
-  stage "accuracy on real data"
+  stage accuracy "accuracy on real data"
   data=../shared/datasets
   if [ ! -d "$data" ]; then
     data=build/datasets
@@ -74,8 +79,9 @@ if ! skipped accuracy; then
   while IFS= read -r line; do notes+=("accuracy ${line#*SKIPPED: }"); done \
     < <(grep 'SKIPPED:' build/accuracy.log || true)
 fi
+times+=("$current $((SECONDS - started)) s")
 echo
-echo "check: all stages passed"
+echo "check: all stages passed in $SECONDS s ($(IFS=,; echo "${times[*]}" | sed 's/,/, /g'))"
 if [ ${#notes[@]} -gt 0 ]; then
   echo "check: NOT CHECKED (${#notes[@]}):"
   printf '  %s\n' "${notes[@]}"
