@@ -11,7 +11,7 @@ pbp_status check_prediction_arguments(const pbp_model* model, uint32_t tasks, co
                                       size_t workspace_bytes) {
   if (model == nullptr || input == nullptr || workspace == nullptr) return PBP_ERR_NULL_ARGUMENT;
   if (model->open_marker != kOpenMarker) return PBP_ERR_MODEL_NOT_OPEN;
-  if (model->task > PBP_TASK_COUNT || (task_bit(model->task) & tasks) == 0) {
+  if (model->task > PBP_TASK_COUNT_DATA || (task_bit(model->task) & tasks) == 0) {
     return PBP_ERR_WRONG_TASK;
   }
   if (input_count != model->input_count) return PBP_ERR_INPUT_WIDTH;

@@ -10,7 +10,7 @@ namespace {
 pbp_status read_model_section(Span section, pbp_model* model) {
   if (section.size < format::model_section::kSize) return PBP_ERR_SECTION_SIZE;
   const uint8_t* p = section.data;
-  model->task = format::load_u32(p + format::model_section::kTask);
+  model->likelihood = format::load_u32(p + format::model_section::kLikelihood);
   model->input_count = format::load_u32(p + format::model_section::kInputCount);
   model->output_count = format::load_u32(p + format::model_section::kOutputCount);
   model->layer_count = format::load_u32(p + format::model_section::kLayerCount);
@@ -19,7 +19,21 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   model->prior_a = format::load_f32(p + format::model_section::kPriorA);
   model->prior_b = format::load_f32(p + format::model_section::kPriorB);
 
-  if (model->task > PBP_TASK_COUNT) return PBP_ERR_UNSUPPORTED_TASK;
+  if (model->likelihood >= PBP_NUM_LIKELIHOODS) return PBP_ERR_UNSUPPORTED_TASK;
+  const auto likelihood = static_cast<format::Likelihood>(model->likelihood);
+  model->task = static_cast<uint32_t>(format::task_of(likelihood));
+  model->epistemic_scale = 1.0f;
+  if (likelihood == format::Likelihood::gaussian_epistemic_scaled) {
+    if (section.size < format::model_section::kSizeWithEpistemicScale) {
+      return PBP_ERR_BAD_EPISTEMIC_SCALE;
+    }
+    model->epistemic_scale = format::load_f32(p + format::model_section::kEpistemicScale);
+    // The range also rejects NaN and infinities (every comparison with NaN is false).
+    if (!(model->epistemic_scale >= format::model_section::kMinEpistemicScale &&
+          model->epistemic_scale <= format::model_section::kMaxEpistemicScale)) {
+      return PBP_ERR_BAD_EPISTEMIC_SCALE;
+    }
+  }
   if (model->layer_count == 0 || model->layer_count > PBP_MAX_LAYERS) return PBP_ERR_LAYER_COUNT;
   if (model->input_count == 0 || model->input_count > PBP_MAX_UNITS) return PBP_ERR_UNIT_COUNT;
   const bool multiclass = model->task == PBP_TASK_MULTICLASS;

@@ -22,8 +22,9 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   float variance = 0.0f;
   detail::forward_pass(model, input, workspace, &mean, &variance);
 
-  const outputs::RegressionMoments<float> moments = outputs::regression_moments(
-      mean, variance, model->noise_a, model->noise_b, model->target_mean, model->target_std);
+  const outputs::RegressionMoments<float> moments =
+      outputs::regression_moments(mean, variance, model->epistemic_scale, model->noise_a,
+                                  model->noise_b, model->target_mean, model->target_std);
   pbp_prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;

@@ -68,7 +68,7 @@ extern "C" pbp_status pbp_predict_count(const pbp_model* model, const float* inp
   using namespace pbp;
   if (result == nullptr) return PBP_ERR_NULL_ARGUMENT;
   const pbp_status status = detail::check_prediction_arguments(
-      model, detail::task_bit(PBP_TASK_COUNT), input, input_count, workspace, workspace_bytes);
+      model, detail::task_bit(PBP_TASK_COUNT_DATA), input, input_count, workspace, workspace_bytes);
   if (status != PBP_OK) return status;
   if (!(probability > 0.0f && probability < 1.0f)) return PBP_ERR_BAD_PROBABILITY;
 

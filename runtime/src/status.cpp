@@ -8,7 +8,7 @@ struct StatusText {
   const char* description;
 };
 
-constexpr StatusText kStatusTexts[PBP_STATUS_COUNT] = {
+constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_OK", "success"},
     {"PBP_ERR_NULL_ARGUMENT", "a required pointer is null"},
     {"PBP_ERR_MISALIGNED_POINTER", "blob or workspace pointer is not 4-byte aligned"},
@@ -53,11 +53,12 @@ constexpr StatusText kStatusTexts[PBP_STATUS_COUNT] = {
     {"PBP_ERR_COUNT_STEPS", "count interval needs more than PBP_COUNT_MAX_STEPS terms"},
     {"PBP_ERR_TENSOR_OVERLAP", "two tensors of the blob share bytes"},
     {"PBP_ERR_BAD_RANGE", "an input's training range has min > max or excludes its mean"},
+    {"PBP_ERR_BAD_EPISTEMIC_SCALE", "epistemic scale missing, not finite or out of range"},
 };
 
 const StatusText* find(pbp_status status) {
   const int value = static_cast<int>(status);
-  return value >= 0 && value < PBP_STATUS_COUNT ? &kStatusTexts[value] : nullptr;
+  return value >= 0 && value < PBP_NUM_STATUSES ? &kStatusTexts[value] : nullptr;
 }
 
 }  // namespace

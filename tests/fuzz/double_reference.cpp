@@ -181,13 +181,16 @@ const char* check_regression(const pbp_model& model, const float* input, float p
   const double nu = o.nu[0].value, e_nu = o.nu[0].bound;
   const double psi = o.psi[0].value, e_psi = o.psi[0].bound;
   const double ts = model.target_std, tm = model.target_mean;
-  // Float: fl(fl(nu ts) + tm); fl(psi fl(ts ts)); fl(fl(b / fl(a - 1)) fl(ts ts)).
+  // Float: fl(fl(nu ts) + tm); fl(fl(s psi) fl(ts ts)) with s the epistemic scale (1 unless the
+  // likelihood carries one); fl(fl(b / fl(a - 1)) fl(ts ts)).
   const double mean = nu * ts + tm;
   const double b_mean =
       ts * e_nu * (1 + 2 * kU) + 2.01 * kU * (std::fabs(nu * ts) + std::fabs(mean)) + 2 * kEta;
-  const double epi = psi * ts * ts;
-  // fl(ts ts) may underflow: kEta times psi.
-  const double b_epi = ts * ts * e_psi * (1 + 3 * kU) + 3.01 * kU * epi + (psi + e_psi + 1) * kEta;
+  const double scale = model.epistemic_scale;
+  const double epi = scale * psi * ts * ts;
+  // fl(s psi) may underflow (kEta, times ts^2), and fl(ts ts) too (kEta times s psi).
+  const double b_epi = scale * ts * ts * e_psi * (1 + 4 * kU) + 4.01 * kU * epi +
+                       (scale * (psi + e_psi) + 1) * kEta + ts * ts * kEta * (1 + kU);
   const double alea =
       static_cast<double>(model.noise_b) / (static_cast<double>(model.noise_a) - 1.0) * ts * ts;
   const double ratio = static_cast<double>(model.noise_b) / (model.noise_a - 1.0);

@@ -128,7 +128,7 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
     pbp_count_result n;
     const pbp_status sn = pbp_predict_count(&m, x.data(), m.input_count, 0.9f, workspace.data(),
                                             m.workspace_bytes, &n);
-    require(m.task == PBP_TASK_COUNT ? sn != PBP_ERR_WRONG_TASK : sn == PBP_ERR_WRONG_TASK,
+    require(m.task == PBP_TASK_COUNT_DATA ? sn != PBP_ERR_WRONG_TASK : sn == PBP_ERR_WRONG_TASK,
             "count task");
     if (sn == PBP_OK) {
       require(n.mean >= 0.0f && n.variance >= n.mean * 0.999f, "count moments");
@@ -142,7 +142,7 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
 void open_and_predict(const uint8_t* blob, size_t size) {
   pbp_model m;
   const pbp_status status = pbp_open(&m, blob, size);
-  require(status >= 0 && status < PBP_STATUS_COUNT, "status in range");
+  require(status >= 0 && status < PBP_NUM_STATUSES, "status in range");
   require(pbp_status_name(status) != nullptr && pbp_status_string(status) != nullptr, "names");
   if (status != PBP_OK) {
     require(m.open_marker == 0 && m.layer_count == 0, "failed open leaves nothing");

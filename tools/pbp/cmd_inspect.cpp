@@ -54,17 +54,32 @@ std::string text(const pbp_string& s) {
   return std::string(s.data ? s.data : "", s.length);
 }
 
-// The blob's task field (PBP_TASK_*; pbp_open accepts no other value).
+// The model's task (PBP_TASK_*, from its likelihood; pbp_open accepts no other value).
 const char* task_name(uint32_t task) {
   switch (task) {
     case PBP_TASK_BINARY:
       return "binary";
     case PBP_TASK_MULTICLASS:
       return "multiclass";
-    case PBP_TASK_COUNT:
+    case PBP_TASK_COUNT_DATA:
       return "count";
     default:
       return "regression";
+  }
+}
+
+const char* likelihood_name(uint32_t likelihood) {
+  switch (likelihood) {
+    case PBP_LIKELIHOOD_PROBIT:
+      return "probit";
+    case PBP_LIKELIHOOD_SOFTMAX:
+      return "softmax";
+    case PBP_LIKELIHOOD_POISSON:
+      return "poisson";
+    case PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED:
+      return "gaussian_epistemic_scaled";
+    default:
+      return "gaussian";
   }
 }
 
@@ -222,6 +237,8 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("crc32", json_string(crc))
       .add_raw("sections", sections_json(m))
       .add_raw("task", json_string(task_name(m.task)))
+      .add_raw("likelihood", json_string(likelihood_name(m.likelihood)))
+      .add_raw("epistemic_scale", float_text(m.epistemic_scale))
       .add("input_count", m.input_count)
       .add("output_count", m.output_count)
       .add("weight_count", m.weight_count)
@@ -273,7 +290,7 @@ void print_output(const pbp_model& m) {
           "(pbp_predict_classes)\n",
           m.output_count);
       return;
-    case PBP_TASK_COUNT:
+    case PBP_TASK_COUNT_DATA:
       std::printf(
           "output:     Poisson with rate exp(the network's output): a negative-binomial "
           "predictive (pbp_predict_count)\n");
@@ -300,6 +317,11 @@ void print_summary(const std::string& path, const pbp::Model& model) {
               fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
   std::printf("task:       %s, %u inputs, %u output%s\n", task_name(m.task), m.input_count,
               m.output_count, m.output_count == 1 ? "" : "s");
+  std::printf("likelihood: %s", likelihood_name(m.likelihood));
+  if (m.likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
+    std::printf(", epistemic variance x %s", float_text(m.epistemic_scale).c_str());
+  }
+  std::printf("\n");
   std::printf("layers:     %u\n", m.layer_count);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     std::printf("  %u: %u -> %u %s\n", l, m.layers[l].inputs, m.layers[l].outputs,

@@ -191,8 +191,9 @@ std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::M
     network += (network.empty() ? "" : ",") + std::to_string(width);
   }
   return "recipe auto chose --hidden " + network + ", " + std::to_string(choice.epochs) +
-         " epochs and noise std " + general(noise_std(model), 6) + " from " +
-         std::to_string(choice.held_out_rows) + " held-out rows (" + std::to_string(choice.folds) +
+         " epochs, noise std " + general(noise_std(model), 6) + " and epistemic variance x " +
+         general(model.epistemic_scale, 4) + " from " + std::to_string(choice.held_out_rows) +
+         " held-out rows (" + std::to_string(choice.folds) +
          (choice.folds == 1 ? " fold)" : " folds)");
 }
 

@@ -115,7 +115,8 @@ Model read_blob(std::span<const uint8_t> blob) {
   const BlobReader reader(blob);
   Model model;
   const uint32_t m = reader.section(fmt::SectionType::model);
-  model.task = static_cast<Task>(reader.u32(m + fmt::model_section::kTask));
+  model.task = static_cast<Task>(opened.task);
+  model.epistemic_scale = opened.epistemic_scale;
   model.noise = {reader.f32(m + fmt::model_section::kNoiseA),
                  reader.f32(m + fmt::model_section::kNoiseB)};
   model.prior = {reader.f32(m + fmt::model_section::kPriorA),

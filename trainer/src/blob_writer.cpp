@@ -46,9 +46,32 @@ float to_float(double value, const char* what) {
   return f;
 }
 
+// Each task's likelihood; a regression model with a scale other than 1 needs the scaled one
+// (which readers that predate it reject rather than predict without the scale).
+fmt::Likelihood blob_likelihood(const Model& model) {
+  switch (model.task) {
+    case Task::binary:
+      return fmt::Likelihood::probit;
+    case Task::multiclass:
+      return fmt::Likelihood::softmax;
+    case Task::count:
+      return fmt::Likelihood::poisson;
+    default:
+      return model.epistemic_scale == 1.0 ? fmt::Likelihood::gaussian
+                                          : fmt::Likelihood::gaussian_epistemic_scaled;
+  }
+}
+
 void check_model(const Model& model) {
-  if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT) {
+  if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT_DATA) {
     throw std::invalid_argument("write_blob: unsupported task");
+  }
+  const float scale = static_cast<float>(model.epistemic_scale);
+  if (model.epistemic_scale != 1.0 &&
+      (model.task != Task::regression || !(scale >= fmt::model_section::kMinEpistemicScale &&
+                                           scale <= fmt::model_section::kMaxEpistemicScale))) {
+    throw std::invalid_argument(
+        "write_blob: the epistemic scale must be 1, or in [2^-10, 2^10] for regression");
   }
   if (model.layers.empty() || model.layers.size() > PBP_MAX_LAYERS) {
     throw std::invalid_argument("write_blob: layer count must be 1.." +
@@ -169,8 +192,15 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(entry + fmt::section_entry::kLength, static_cast<uint32_t>(out.size() - start));
   };
 
-  const size_t model_at = out.reserve(fmt::model_section::kSize);
-  out.put_u32(model_at + fmt::model_section::kTask, static_cast<uint32_t>(model.task));
+  const fmt::Likelihood likelihood = blob_likelihood(model);
+  const bool scaled = likelihood == fmt::Likelihood::gaussian_epistemic_scaled;
+  const size_t model_at = out.reserve(scaled ? fmt::model_section::kSizeWithEpistemicScale
+                                             : fmt::model_section::kSize);
+  out.put_u32(model_at + fmt::model_section::kLikelihood, static_cast<uint32_t>(likelihood));
+  if (scaled) {
+    out.put_f32(model_at + fmt::model_section::kEpistemicScale,
+                static_cast<float>(model.epistemic_scale));
+  }
   out.put_u32(model_at + fmt::model_section::kInputCount, model.input_count());
   out.put_u32(model_at + fmt::model_section::kOutputCount, model.output_count());
   out.put_u32(model_at + fmt::model_section::kLayerCount, layer_count);

@@ -1,5 +1,6 @@
 #include "pbp/trainer/noise_calibration.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -7,11 +8,11 @@
 namespace pbp::trainer {
 namespace {
 
-// d/d noise of the summed log-likelihood: 1/2 sum (r^2 - v) / v^2 with v = v_i + noise.
-double slope(const HeldOutResiduals& rows, double noise) {
+// d/d noise of the summed log-likelihood: 1/2 sum (r^2 - v) / v^2 with v = s v_i + noise.
+double slope(const HeldOutResiduals& rows, double noise, double scale) {
   double sum = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const double v = rows.epistemic[i] + noise;
+    const double v = scale * rows.epistemic[i] + noise;
     sum += (rows.squared_error[i] - v) / (v * v);
   }
   return sum;
@@ -24,16 +25,16 @@ void HeldOutResiduals::append(const HeldOutResiduals& other) {
   epistemic.insert(epistemic.end(), other.epistemic.begin(), other.epistemic.end());
 }
 
-double held_out_loglik(const HeldOutResiduals& rows, double noise) {
+double held_out_loglik(const HeldOutResiduals& rows, double noise, double epistemic_scale) {
   double sum = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const double v = rows.epistemic[i] + noise;
+    const double v = epistemic_scale * rows.epistemic[i] + noise;
     sum += -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
   }
   return sum / static_cast<double>(rows.size());
 }
 
-double calibrated_noise_variance(const HeldOutResiduals& rows) {
+double calibrated_noise_variance(const HeldOutResiduals& rows, double epistemic_scale) {
   if (rows.size() == 0) throw std::invalid_argument("noise calibration needs held-out rows");
   // With varying epistemic variances the log-likelihood can have more than one local maximum,
   // so the best of a grid 0.05 decades apart is found first and then refined by bisecting the
@@ -43,19 +44,60 @@ double calibrated_noise_variance(const HeldOutResiduals& rows) {
   int best = 0;
   double best_loglik = -INFINITY;
   for (int k = 0; k <= steps; ++k) {
-    const double loglik = held_out_loglik(rows, std::pow(10.0, kLowest + kStep * k));
+    const double loglik =
+        held_out_loglik(rows, std::pow(10.0, kLowest + kStep * k), epistemic_scale);
     if (loglik > best_loglik) best_loglik = loglik, best = k;
   }
   double low = kLowest + kStep * (best > 0 ? best - 1 : 0);
   double high = kLowest + kStep * (best < steps ? best + 1 : steps);
-  if (slope(rows, std::pow(10.0, low)) <= 0.0 || slope(rows, std::pow(10.0, high)) >= 0.0) {
+  if (slope(rows, std::pow(10.0, low), epistemic_scale) <= 0.0 ||
+      slope(rows, std::pow(10.0, high), epistemic_scale) >= 0.0) {
     return std::pow(10.0, kLowest + kStep * best);  // at an end of the range
   }
   while (high - low > 1e-10) {
     const double middle = 0.5 * (low + high);
-    (slope(rows, std::pow(10.0, middle)) > 0.0 ? low : high) = middle;
+    (slope(rows, std::pow(10.0, middle), epistemic_scale) > 0.0 ? low : high) = middle;
   }
   return std::pow(10.0, 0.5 * (low + high));
+}
+
+PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows) {
+  if (rows.size() == 0) throw std::invalid_argument("noise calibration needs held-out rows");
+  auto at = [&](double log_scale) {  // the profile: the best noise at this scale
+    const double scale = std::pow(10.0, log_scale);
+    const double noise = calibrated_noise_variance(rows, scale);
+    return PredictiveCalibration{noise, scale, held_out_loglik(rows, noise, scale)};
+  };
+  const double lowest = std::log10(kMinEpistemicScale), highest = std::log10(kMaxEpistemicScale);
+  constexpr double kStep = 0.1;
+  const int steps = static_cast<int>((highest - lowest) / kStep + 0.5);
+  int best_step = 0;
+  double best_loglik = -INFINITY;
+  for (int k = 0; k <= steps; ++k) {
+    const double loglik = at(lowest + kStep * k).loglik;
+    if (loglik > best_loglik) best_loglik = loglik, best_step = k;
+  }
+  // Golden-section search of the profile between the best grid point's neighbours.
+  double low = lowest + kStep * std::max(best_step - 1, 0);
+  double high = lowest + kStep * std::min(best_step + 1, steps);
+  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+  double left = high - ratio * (high - low), right = low + ratio * (high - low);
+  double f_left = at(left).loglik, f_right = at(right).loglik;
+  while (high - low > 1e-4) {
+    if (f_left >= f_right) {
+      high = right, right = left, f_right = f_left;
+      left = high - ratio * (high - low), f_left = at(left).loglik;
+    } else {
+      low = left, left = right, f_left = f_right;
+      right = low + ratio * (high - low), f_right = at(right).loglik;
+    }
+  }
+  const double refined = f_left >= f_right ? left : right;
+  const double chosen =
+      std::max(f_left, f_right) >= best_loglik ? refined : lowest + kStep * best_step;
+  const double scale = static_cast<float>(std::pow(10.0, chosen));
+  const double noise = calibrated_noise_variance(rows, scale);
+  return {noise, scale, held_out_loglik(rows, noise, scale)};
 }
 
 }  // namespace pbp::trainer

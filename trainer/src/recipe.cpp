@@ -119,10 +119,10 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   best.held_out_loglik = -INFINITY;
   for (size_t k = 0; k < space.networks.size(); ++k) {
     for (size_t c = 0; c < space.epochs.size(); ++c) {
-      const double noise = calibrated_noise_variance(pooled[k][c]);
-      const double loglik = held_out_loglik(pooled[k][c], noise);
-      if (loglik > best.held_out_loglik) {
-        best = {space.networks[k], space.epochs[c], loglik, noise, pooled[k][c].size(), folds};
+      const PredictiveCalibration fit = calibrate_predictive(pooled[k][c]);
+      if (fit.loglik > best.held_out_loglik) {
+        best = {space.networks[k],   space.epochs[c],     fit.loglik, fit.noise_variance,
+                fit.epistemic_scale, pooled[k][c].size(), folds};
       }
     }
   }
@@ -143,10 +143,12 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     if (!options.on_epoch) return;
     Model with_noise = model;
     with_noise.noise = calibrated;
+    with_noise.epistemic_scale = best.epistemic_scale;
     options.on_epoch(epoch, total, with_noise);
   };
   Model model = train(data, o, report);
   model.noise = calibrated;
+  model.epistemic_scale = best.epistemic_scale;
   if (choice) *choice = best;
   return model;
 }

@@ -51,7 +51,7 @@ inline constexpr uint32_t kMinimumBlobSize = header::kSize + section_entry::kSiz
 
 // Section "model". Longer sections are accepted (later fields are appended); shorter rejected.
 namespace model_section {
-inline constexpr uint32_t kTask = 0;         // u32, Task
+inline constexpr uint32_t kLikelihood = 0;   // u32, Likelihood (it implies the Task)
 inline constexpr uint32_t kInputCount = 4;   // u32, 1 .. PBP_MAX_UNITS
 inline constexpr uint32_t kOutputCount = 8;  // u32, multiclass: 2 .. PBP_MAX_CLASSES, else 1
 inline constexpr uint32_t kLayerCount = 12;  // u32, 1 .. PBP_MAX_LAYERS
@@ -60,9 +60,43 @@ inline constexpr uint32_t kNoiseB = 20;      // f32 > 0
 inline constexpr uint32_t kPriorA = 24;      // f32 > 1: Gamma on the weights' prior precision
 inline constexpr uint32_t kPriorB = 28;      // f32 > 0
 inline constexpr uint32_t kSize = 32;
+// Likelihood gaussian_epistemic_scaled only: the section is at least kSizeWithEpistemicScale.
+inline constexpr uint32_t kEpistemicScale = 32;  // f32 in [kMinEpistemicScale, kMaxEpistemicScale]
+inline constexpr uint32_t kSizeWithEpistemicScale = 36;
+inline constexpr float kMinEpistemicScale = 1.0f / 1024.0f;
+inline constexpr float kMaxEpistemicScale = 1024.0f;
 }  // namespace model_section
 
-enum class Task : uint32_t { regression = 0, binary = 1, multiclass = 2, count = 3 };
+// What a model predicts (the C API's PBP_TASK_*).
+enum class Task : uint32_t {
+  regression = PBP_TASK_REGRESSION,
+  binary = PBP_TASK_BINARY,
+  multiclass = PBP_TASK_MULTICLASS,
+  count = PBP_TASK_COUNT_DATA,
+};
+
+// The blob's model-section field (PBP_LIKELIHOOD_*): how outputs become a predictive.
+enum class Likelihood : uint32_t {
+  gaussian = PBP_LIKELIHOOD_GAUSSIAN,
+  probit = PBP_LIKELIHOOD_PROBIT,
+  softmax = PBP_LIKELIHOOD_SOFTMAX,
+  poisson = PBP_LIKELIHOOD_POISSON,
+  gaussian_epistemic_scaled = PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED,
+};
+
+// The task a known likelihood (value < PBP_NUM_LIKELIHOODS) belongs to.
+inline constexpr Task task_of(Likelihood likelihood) {
+  switch (likelihood) {
+    case Likelihood::probit:
+      return Task::binary;
+    case Likelihood::softmax:
+      return Task::multiclass;
+    case Likelihood::poisson:
+      return Task::count;
+    default:
+      return Task::regression;
+  }
+}
 
 // A tensor descriptor: where a tensor's bytes are in the tensor data section and how they
 // encode its elements. The storage type defines the encoding of [offset, offset + byte_length),

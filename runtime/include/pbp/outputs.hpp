@@ -24,16 +24,17 @@ inline T gamma_variance(T a, T b) {
 template <class T>
 struct RegressionMoments {
   T mean;                // in target units
-  T epistemic_variance;  // psi target_std^2: from the weights' uncertainty
+  T epistemic_variance;  // scale psi target_std^2: from the weights' uncertainty
   T aleatoric_variance;  // b / (a - 1) target_std^2: the noise
 };
 
-// The predictive of output z ~ N(nu, psi) in target units: y = z target_std + target_mean.
+// The predictive of output z ~ N(nu, psi) in target units: y = z target_std + target_mean, with
+// psi times the model's epistemic scale (1 unless the likelihood is gaussian_epistemic_scaled).
 template <class T>
-inline RegressionMoments<T> regression_moments(T nu, T psi, T noise_a, T noise_b, T target_mean,
-                                               T target_std) {
+inline RegressionMoments<T> regression_moments(T nu, T psi, T epistemic_scale, T noise_a, T noise_b,
+                                               T target_mean, T target_std) {
   const T target_variance = target_std * target_std;
-  return {nu * target_std + target_mean, psi * target_variance,
+  return {nu * target_std + target_mean, epistemic_scale * psi * target_variance,
           gamma_variance(noise_a, noise_b) * target_variance};
 }
 

@@ -67,7 +67,7 @@ typedef enum pbp_status {
   PBP_ERR_MISSING_SECTION = 14, /* model, layers, standardisation or tensor data missing */
   PBP_ERR_SECTION_SIZE = 15,    /* a known section has the wrong length */
   /* Model description. */
-  PBP_ERR_UNSUPPORTED_TASK = 16, /* task is not one of PBP_TASK_* (0 .. 3) */
+  PBP_ERR_UNSUPPORTED_TASK = 16, /* likelihood not one of PBP_LIKELIHOOD_* (0 .. 4) */
   PBP_ERR_LAYER_COUNT = 17,      /* 0 or > PBP_MAX_LAYERS layers */
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
   PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
@@ -98,19 +98,33 @@ typedef enum pbp_status {
   PBP_ERR_TENSOR_OVERLAP = 41,      /* two tensors share bytes (checked once all are located) */
   /* Values (a check added after the prediction codes). */
   PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean */
+  PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range */
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_STATUS_COUNT 43
+#define PBP_NUM_STATUSES 44 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
 
-/* Tasks (format field) and the output count each needs, with the predict function for it.
- * Calling another predict function returns PBP_ERR_WRONG_TASK. */
-#define PBP_TASK_REGRESSION 0u /* 1 output, Gaussian predictive: pbp_predict */
-#define PBP_TASK_BINARY 1u     /* 1 output, probit: pbp_predict_classes (2 classes) */
-#define PBP_TASK_MULTICLASS 2u /* 2 .. PBP_MAX_CLASSES outputs, softmax: pbp_predict_classes */
-#define PBP_TASK_COUNT 3u      /* 1 output, Poisson rate e^z: pbp_predict_count */
+/* Tasks: what a model predicts, and the predict function for it. Calling another predict
+ * function returns PBP_ERR_WRONG_TASK. */
+#define PBP_TASK_REGRESSION 0u /* 1 output: pbp_predict */
+#define PBP_TASK_BINARY 1u     /* 1 output: pbp_predict_classes (2 classes) */
+#define PBP_TASK_MULTICLASS 2u /* 2 .. PBP_MAX_CLASSES outputs: pbp_predict_classes */
+#define PBP_TASK_COUNT_DATA 3u /* 1 output, non-negative integers: pbp_predict_count */
+
+/* Likelihoods (the blob's model-section field): how the network's outputs z ~ N(nu, psi) become
+ * a predictive distribution. Each belongs to one task; a reader rejects a likelihood it does not
+ * know (PBP_ERR_UNSUPPORTED_TASK), so a blob is never read with the wrong predictive. */
+#define PBP_LIKELIHOOD_GAUSSIAN 0u /* regression: N(nu, psi + noise), noise from the Gamma */
+#define PBP_LIKELIHOOD_PROBIT 1u   /* binary: Phi(z) */
+#define PBP_LIKELIHOOD_SOFTMAX 2u  /* multiclass: softmax(z) */
+#define PBP_LIKELIHOOD_POISSON 3u  /* count data: Poisson with rate e^z */
+/* regression: N(nu, s psi + noise), the epistemic variance psi times the blob's epistemic_scale
+ * s, set with the noise from held-out rows (ADF counts each row once per epoch, so psi is too
+ * small by a factor the training rows measure) */
+#define PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED 4u
+#define PBP_NUM_LIKELIHOODS 5u
 
 /* Activations (format field). */
 #define PBP_ACTIVATION_LINEAR 0u
@@ -136,7 +150,8 @@ typedef struct pbp_layer {
 typedef struct pbp_model {
   const uint8_t* blob;
   uint32_t blob_size;
-  uint32_t task;         /* PBP_TASK_* */
+  uint32_t task;         /* PBP_TASK_*, from the likelihood */
+  uint32_t likelihood;   /* PBP_LIKELIHOOD_* */
   uint32_t input_count;  /* 1 .. PBP_MAX_UNITS */
   uint32_t output_count; /* multiclass: the class count (2 .. PBP_MAX_CLASSES); else 1 */
   uint32_t layer_count;  /* 1 .. PBP_MAX_LAYERS */
@@ -146,6 +161,9 @@ typedef struct pbp_model {
       workspace_bytes;    /* what pbp_predict needs: PBP_WORKSPACE_BYTES(input_count, max_width) */
   float noise_a, noise_b; /* Gamma on the noise precision (standardised units), a > 1, b > 0 */
   float prior_a, prior_b; /* Gamma on the weights' prior precision, a > 1, b > 0 */
+  /* Regression: the factor on the network's epistemic variance, finite and in [2^-10, 2^10];
+   * 1 for every likelihood but PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED. */
+  float epistemic_scale;
   float target_mean, target_std;
   const float* input_mean; /* input_count values */
   const float* input_std;  /* input_count values, normal floats >= 2^-14 |input_mean| */

@@ -62,7 +62,7 @@ static pbp_status run_row(uint32_t index) {
     print_output("lower95", p.lower);
     print_output("upper95", p.upper);
     range = p.range;
-  } else if (model.task == PBP_TASK_COUNT) {
+  } else if (model.task == PBP_TASK_COUNT_DATA) {
     pbp_count_result c;
     status =
         pbp_predict_count(&model, row, model.input_count, 0.95f, workspace, sizeof workspace, &c);

@@ -163,6 +163,10 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   fmt::store_f32(&bad_range[data + min_offset], 0.25f);
   reseal(bad_range);
   check_or_write("tests/fuzz/corpus/bad_range.pbp", bad_range);
+
+  pbp::trainer::Model scaled = pbp::test_fixtures::tiny_model();  // likelihood 4
+  scaled.epistemic_scale = 4.5;
+  check_or_write("tests/fuzz/corpus/valid_epistemic_scaled.pbp", pbp::trainer::write_blob(scaled));
 }
 
 }  // namespace

@@ -13,14 +13,21 @@ TEST_F(Recipe, TrainSaysWhatTheAutomaticRecipeChose) {
   const RunResult result = run_pbp(
       {"train", "--data", path("r.csv"), "--out", path("r.pbp"), "--hidden", "8", "--epochs", "5"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("recipe auto chose --hidden 8, 5 epochs and noise std "),
+  EXPECT_NE(result.out.find("recipe auto chose --hidden 8, 5 epochs, noise std "),
             std::string::npos)
       << result.out;
+  EXPECT_NE(result.out.find(" and epistemic variance x "), std::string::npos) << result.out;
+  const RunResult inspect = run_pbp({"inspect", path("r.pbp")});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("likelihood: gaussian"), std::string::npos) << inspect.out;
   EXPECT_NE(result.out.find("from 60 held-out rows (5 folds)"), std::string::npos) << result.out;
   const RunResult paper = run_pbp({"train", "--data", path("r.csv"), "--out", path("p.pbp"),
                                    "--hidden", "8", "--epochs", "5", "--recipe", "paper"});
   ASSERT_EQ(paper.exit_code, 0) << paper.err;
   EXPECT_EQ(paper.out.find("recipe auto"), std::string::npos) << paper.out;
+  const RunResult paper_inspect = run_pbp({"inspect", path("p.pbp")});
+  EXPECT_NE(paper_inspect.out.find("likelihood: gaussian\n"), std::string::npos)
+      << paper_inspect.out;
 }
 
 TEST_F(Recipe, CrossvalReportsEachSplitsChoice) {

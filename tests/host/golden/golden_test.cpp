@@ -49,6 +49,7 @@ struct Spec {
   uint32_t rows;
   uint32_t epochs;
   uint64_t seed;
+  double epistemic_scale = 1.0;  // not 1: the blob has the epistemic-scaled likelihood
 };
 
 const std::vector<Spec>& specs() {
@@ -57,6 +58,7 @@ const std::vector<Spec>& specs() {
       {"5-64-1", 5, {64}, 400, 40, 12},
       {"4-16-16-1", 4, {16, 16}, 400, 40, 13},
       {"2-32-32-32-1", 2, {32, 32, 32}, 400, 40, 14},
+      {"4-16-16-1, epistemic x 4.6875", 4, {16, 16}, 400, 40, 13, 4.6875},
   };
   return list;
 }
@@ -212,6 +214,7 @@ std::string generate_header() {
     options.seed = spec.seed;
     Model model = train(synthetic_data(spec), options);
     model.metadata = Metadata{};
+    model.epistemic_scale = spec.epistemic_scale;
     if (std::getenv("GOLDEN_DEBUG"))
       std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
                    model.prior.a, model.prior.b);

@@ -7,6 +7,7 @@
 
 #include "../prior_refinement/prior_test_support.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/noise_calibration.hpp"
 #include "pbp/trainer/recipe.hpp"
 
 namespace pbp::trainer {
@@ -56,6 +57,12 @@ TEST(Recipe, AutomaticFindsTheNoiseThatPaperOverstates) {
   EXPECT_EQ(choice.hidden, std::vector<uint32_t>{20});
   EXPECT_NEAR(automatic.noise.variance_estimate(), choice.noise_variance,
               1e-12 * choice.noise_variance);
+  // The epistemic scale fitted with it goes into the model (and its blob) as it is.
+  EXPECT_EQ(automatic.epistemic_scale, choice.epistemic_scale);
+  EXPECT_GE(choice.epistemic_scale, kMinEpistemicScale * (1 - 1e-7));
+  EXPECT_LE(choice.epistemic_scale, kMaxEpistemicScale * (1 + 1e-7));
+  EXPECT_EQ(read_blob(write_blob(automatic)).epistemic_scale, automatic.epistemic_scale);
+  EXPECT_EQ(paper.epistemic_scale, 1.0);
 }
 
 TEST(Recipe, ChoosesOnlyFromTheSearchSpaceAndIsDeterministic) {

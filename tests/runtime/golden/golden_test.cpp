@@ -97,7 +97,7 @@ PBP_TEST(class_and_count_predictions_are_bit_identical_to_the_host) {
     const float input[3] = {from_bits(g.input[0]), from_bits(g.input[1]), from_bits(g.input[2])};
     uint32_t actual[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     pbp_status status;
-    if (model.task == PBP_TASK_COUNT) {
+    if (model.task == PBP_TASK_COUNT_DATA) {
       pbp_count_result r;
       memset(&r, 0, sizeof r);
       status = pbp_predict_count(&model, input, 3, 0.9f, workspace, sizeof workspace, &r);

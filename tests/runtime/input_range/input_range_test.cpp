@@ -82,15 +82,16 @@ PBP_TEST(every_predict_function_fills_the_same_report) {
   PBP_CHECK(same_report(p.range, expected));
 
   pbp_test::EditableBlob& blob = pbp_test::tiny_copy();
-  uint8_t* task = pbp_test::section(blob, fmt::SectionType::model) + fmt::model_section::kTask;
-  pbp_test::set_u32(task, PBP_TASK_BINARY);
+  uint8_t* likelihood =
+      pbp_test::section(blob, fmt::SectionType::model) + fmt::model_section::kLikelihood;
+  pbp_test::set_u32(likelihood, PBP_LIKELIHOOD_PROBIT);
   PBP_CHECK_EQ(pbp_test::open_resealed(blob), PBP_OK);
   PBP_CHECK_EQ(model.open(blob.bytes, blob.size), PBP_OK);
   pbp::ClassResult classes;
   PBP_CHECK_EQ(model.predict_classes(x, 2, workspace, nullptr, 0, &classes), PBP_OK);
   PBP_CHECK(same_report(classes.range, expected));
 
-  pbp_test::set_u32(task, PBP_TASK_COUNT);
+  pbp_test::set_u32(likelihood, PBP_LIKELIHOOD_POISSON);
   PBP_CHECK_EQ(pbp_test::open_resealed(blob), PBP_OK);
   PBP_CHECK_EQ(model.open(blob.bytes, blob.size), PBP_OK);
   pbp::CountResult count;

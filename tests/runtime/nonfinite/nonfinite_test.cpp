@@ -69,7 +69,7 @@ pbp_status predict(const float* x) {
     pbp_prediction p;
     return pbp_predict(&g_model, x, kInputs, 0.9f, g_workspace, sizeof g_workspace, &p);
   }
-  if (g_model.task == PBP_TASK_COUNT) {
+  if (g_model.task == PBP_TASK_COUNT_DATA) {
     pbp_count_result r;
     return pbp_predict_count(&g_model, x, kInputs, 0.9f, g_workspace, sizeof g_workspace, &r);
   }
@@ -96,11 +96,12 @@ bool finite(const pbp::ReluMoments<float>& r) {
 }  // namespace
 
 PBP_TEST(huge_inputs_through_two_hidden_layers_are_nonfinite_for_every_task) {
-  const uint32_t tasks[3] = {PBP_TASK_REGRESSION, PBP_TASK_BINARY, PBP_TASK_COUNT};
+  const uint32_t likelihoods[3] = {PBP_LIKELIHOOD_GAUSSIAN, PBP_LIKELIHOOD_PROBIT,
+                                   PBP_LIKELIHOOD_POISSON};
   const float huge[6] = {1e20f, -1e20f, 1e25f, 1e30f, kFloatMax, -kFloatMax};
-  for (uint32_t task : tasks) {
+  for (uint32_t likelihood : likelihoods) {
     const uint32_t size = copy_deep_blob();
-    fmt::store_u32(section(fmt::SectionType::model) + fmt::model_section::kTask, task);
+    fmt::store_u32(section(fmt::SectionType::model) + fmt::model_section::kLikelihood, likelihood);
     PBP_CHECK_EQ(pbp_open(&g_model, g_blob, reseal(size)), PBP_OK);
     PBP_CHECK_EQ(predict(ordinary_input()), PBP_OK);
     for (float value : huge) {
@@ -110,7 +111,7 @@ PBP_TEST(huge_inputs_through_two_hidden_layers_are_nonfinite_for_every_task) {
         x[k] = value;
         const pbp_status status = predict(x);
         if (status != PBP_ERR_NONFINITE_OUTPUT) {
-          pbp_test::note("task %u, input %u = %g: %s", static_cast<unsigned>(task),
+          pbp_test::note("likelihood %u, input %u = %g: %s", static_cast<unsigned>(likelihood),
                          static_cast<unsigned>(k), static_cast<double>(value),
                          pbp_status_name(status));
         }

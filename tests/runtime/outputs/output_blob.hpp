@@ -18,8 +18,10 @@ struct OutputBlob {
   uint32_t size;
 };
 
-// Fills the static blob for `task` with outputs c = 0 .. count: nu[c], psi[c] (psi >= 0).
-inline OutputBlob& output_blob(uint32_t task, const float* nu, const float* psi, uint32_t count) {
+// Fills the static blob for `likelihood` (PBP_LIKELIHOOD_*) with outputs c = 0 .. count: nu[c],
+// psi[c] (psi >= 0).
+inline OutputBlob& output_blob(uint32_t likelihood, const float* nu, const float* psi,
+                               uint32_t count) {
   namespace fmt = pbp::format;
   static OutputBlob blob;
   memset(blob.bytes, 0, sizeof blob.bytes);
@@ -49,7 +51,7 @@ inline OutputBlob& output_blob(uint32_t task, const float* nu, const float* psi,
     fmt::store_u32(e + fmt::section_entry::kOffset, sections[i][1]);
     fmt::store_u32(e + fmt::section_entry::kLength, sections[i][2]);
   }
-  fmt::store_u32(b + model + fmt::model_section::kTask, task);
+  fmt::store_u32(b + model + fmt::model_section::kLikelihood, likelihood);
   fmt::store_u32(b + model + fmt::model_section::kInputCount, 1);
   fmt::store_u32(b + model + fmt::model_section::kOutputCount, count);
   fmt::store_u32(b + model + fmt::model_section::kLayerCount, 1);

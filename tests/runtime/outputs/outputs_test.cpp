@@ -16,9 +16,9 @@ bool near(float a, float b, float tolerance) {
   return d <= tolerance;
 }
 
-pbp_status classify(uint32_t task, const float* nu, const float* psi, uint32_t outputs,
+pbp_status classify(uint32_t likelihood, const float* nu, const float* psi, uint32_t outputs,
                     float* probabilities, pbp_class_result* result) {
-  pbp_test::OutputBlob& blob = pbp_test::output_blob(task, nu, psi, outputs);
+  pbp_test::OutputBlob& blob = pbp_test::output_blob(likelihood, nu, psi, outputs);
   pbp_model model;
   const pbp_status status = pbp_open(&model, blob.bytes, blob.size);
   if (status != PBP_OK) return status;
@@ -28,7 +28,7 @@ pbp_status classify(uint32_t task, const float* nu, const float* psi, uint32_t o
 }
 
 pbp_status count(float nu, float psi, float probability, pbp_count_result* result) {
-  pbp_test::OutputBlob& blob = pbp_test::output_blob(PBP_TASK_COUNT, &nu, &psi, 1);
+  pbp_test::OutputBlob& blob = pbp_test::output_blob(PBP_LIKELIHOOD_POISSON, &nu, &psi, 1);
   pbp_model model;
   const pbp_status status = pbp_open(&model, blob.bytes, blob.size);
   if (status != PBP_OK) return status;
@@ -48,29 +48,29 @@ PBP_TEST(binary_probit) {
   float p[PBP_MAX_CLASSES];
   pbp_class_result r;
   const float nu0 = 0.0f, psi0 = 0.0f;
-  PBP_CHECK_EQ(classify(PBP_TASK_BINARY, &nu0, &psi0, 1, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_PROBIT, &nu0, &psi0, 1, p, &r), PBP_OK);
   PBP_CHECK_EQ(r.class_count, 2u);
   PBP_CHECK_EQ(r.predicted_class, 0u);  // a tie goes to the lower index
   PBP_CHECK(p[0] == 0.5f && p[1] == 0.5f && r.confidence == 0.5f);
   PBP_CHECK(near(r.entropy, 0.693147181f, 1e-6f));
   // Phi(1 / sqrt(1 + 3)) = Phi(0.5)
   const float nu1 = 1.0f, psi1 = 3.0f;
-  PBP_CHECK_EQ(classify(PBP_TASK_BINARY, &nu1, &psi1, 1, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_PROBIT, &nu1, &psi1, 1, p, &r), PBP_OK);
   PBP_CHECK_EQ(r.predicted_class, 1u);
   PBP_CHECK(near(p[1], 0.691462461f, 2e-6f) && near(p[0], 0.308537539f, 2e-6f));
   // Huge |nu|: certain, entropy 0, no NaN.
   const float big = 1.0e30f, zero = 0.0f;
-  PBP_CHECK_EQ(classify(PBP_TASK_BINARY, &big, &zero, 1, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_PROBIT, &big, &zero, 1, p, &r), PBP_OK);
   PBP_CHECK(p[1] == 1.0f && p[0] == 0.0f && r.entropy == 0.0f && r.predicted_class == 1u);
   const float minus_big = -40.0f;
-  PBP_CHECK_EQ(classify(PBP_TASK_BINARY, &minus_big, &zero, 1, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_PROBIT, &minus_big, &zero, 1, p, &r), PBP_OK);
   PBP_CHECK(p[0] == 1.0f && p[1] >= 0.0f && p[1] < 1e-30f && r.predicted_class == 0u);
   // Huge psi: knows nothing. Tiny psi: the deterministic probit.
   const float huge_psi = 1.0e30f;
-  PBP_CHECK_EQ(classify(PBP_TASK_BINARY, &nu1, &huge_psi, 1, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_PROBIT, &nu1, &huge_psi, 1, p, &r), PBP_OK);
   PBP_CHECK(near(p[1], 0.5f, 1e-6f) && near(r.entropy, 0.693147181f, 1e-6f));
   const float tiny_psi = 1.0e-30f;
-  PBP_CHECK_EQ(classify(PBP_TASK_BINARY, &nu1, &tiny_psi, 1, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_PROBIT, &nu1, &tiny_psi, 1, p, &r), PBP_OK);
   PBP_CHECK(near(p[1], 0.841344746f, 2e-6f));
 }
 
@@ -80,7 +80,7 @@ PBP_TEST(multiclass_softmax) {
   // psi = 0: the exact softmax; nu = log(1, 2, 3) gives 1/6, 2/6, 3/6.
   const float nu[3] = {0.0f, 0.693147181f, 1.098612289f};
   const float zero[3] = {0.0f, 0.0f, 0.0f};
-  PBP_CHECK_EQ(classify(PBP_TASK_MULTICLASS, nu, zero, 3, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_SOFTMAX, nu, zero, 3, p, &r), PBP_OK);
   PBP_CHECK_EQ(r.class_count, 3u);
   PBP_CHECK_EQ(r.predicted_class, 2u);
   PBP_CHECK(near(p[0], 1.0f / 6, 1e-6f) && near(p[1], 2.0f / 6, 1e-6f) &&
@@ -91,21 +91,21 @@ PBP_TEST(multiclass_softmax) {
   const float psi[3] = {4.0f, 4.0f, 4.0f};
   float q[PBP_MAX_CLASSES];
   pbp_class_result s;
-  PBP_CHECK_EQ(classify(PBP_TASK_MULTICLASS, nu, psi, 3, q, &s), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_SOFTMAX, nu, psi, 3, q, &s), PBP_OK);
   PBP_CHECK(q[0] > p[0] && q[2] < p[2] && q[0] < q[1] && q[1] < q[2] && s.entropy > r.entropy);
   PBP_CHECK(near(sum(q, 3), 1.0f, 1e-6f));
   // Shifting every nu changes nothing.
   const float shifted[3] = {nu[0] + 50.0f, nu[1] + 50.0f, nu[2] + 50.0f};
   float t[PBP_MAX_CLASSES];
-  PBP_CHECK_EQ(classify(PBP_TASK_MULTICLASS, shifted, psi, 3, t, &s), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_SOFTMAX, shifted, psi, 3, t, &s), PBP_OK);
   for (int c = 0; c < 3; ++c) PBP_CHECK(near(t[c], q[c], 2e-5f));
   // Huge |nu| and huge psi: finite, a certain class, and uniform.
   const float extreme[3] = {1.0e30f, -1.0e30f, 0.0f};
-  PBP_CHECK_EQ(classify(PBP_TASK_MULTICLASS, extreme, zero, 3, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_SOFTMAX, extreme, zero, 3, p, &r), PBP_OK);
   PBP_CHECK(p[0] == 1.0f && p[1] < 1e-30f && p[2] < 1e-30f && r.predicted_class == 0u);
   PBP_CHECK(r.entropy >= 0.0f && r.entropy < 1e-6f);
   const float vague[3] = {1.0e30f, 1.0e30f, 1.0e30f};
-  PBP_CHECK_EQ(classify(PBP_TASK_MULTICLASS, nu, vague, 3, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_SOFTMAX, nu, vague, 3, p, &r), PBP_OK);
   for (int c = 0; c < 3; ++c) PBP_CHECK(near(p[c], 1.0f / 3, 1e-6f));
 }
 
@@ -119,7 +119,7 @@ PBP_TEST(multiclass_most_classes) {
   nu[37] = 9.0f;
   float p[PBP_MAX_CLASSES];
   pbp_class_result r;
-  PBP_CHECK_EQ(classify(PBP_TASK_MULTICLASS, nu, psi, PBP_MAX_CLASSES, p, &r), PBP_OK);
+  PBP_CHECK_EQ(classify(PBP_LIKELIHOOD_SOFTMAX, nu, psi, PBP_MAX_CLASSES, p, &r), PBP_OK);
   PBP_CHECK_EQ(r.class_count, PBP_MAX_CLASSES);
   PBP_CHECK_EQ(r.predicted_class, 37u);
   PBP_CHECK(near(sum(p, PBP_MAX_CLASSES), 1.0f, 1e-5f));
@@ -190,7 +190,7 @@ PBP_TEST(multi_layer_blob_agrees_with_pbp_predict) {
       fmt::load_u32(bytes + fmt::header::kSize + fmt::section_entry::kOffset);
   PBP_CHECK_EQ(fmt::load_u32(bytes + fmt::header::kSize), 1u);  // the first section is "model"
   const uint32_t covered = PBP_TINY_BLOB_SIZE - fmt::kCrcSize;
-  fmt::store_u32(bytes + model_offset + fmt::model_section::kTask, PBP_TASK_BINARY);
+  fmt::store_u32(bytes + model_offset + fmt::model_section::kLikelihood, PBP_LIKELIHOOD_PROBIT);
   fmt::store_u32(bytes + covered, fmt::crc32(bytes, covered));
   PBP_CHECK_EQ(pbp_open(&model, bytes, PBP_TINY_BLOB_SIZE), PBP_OK);
   float p[2];
@@ -201,7 +201,7 @@ PBP_TEST(multi_layer_blob_agrees_with_pbp_predict) {
       pbp::outputs::binary_probabilities(nu, psi);
   PBP_CHECK(near(p[1], expected.positive, 1e-5f) && near(p[0], expected.negative, 1e-5f));
 
-  fmt::store_u32(bytes + model_offset + fmt::model_section::kTask, PBP_TASK_COUNT);
+  fmt::store_u32(bytes + model_offset + fmt::model_section::kLikelihood, PBP_LIKELIHOOD_POISSON);
   fmt::store_u32(bytes + covered, fmt::crc32(bytes, covered));
   PBP_CHECK_EQ(pbp_open(&model, bytes, PBP_TINY_BLOB_SIZE), PBP_OK);
   pbp_count_result n;

@@ -152,7 +152,7 @@ PBP_TEST(metadata_is_exposed) {
 }
 
 PBP_TEST(status_names_are_distinct) {
-  for (int a = 0; a < PBP_STATUS_COUNT; ++a) {
+  for (int a = 0; a < PBP_NUM_STATUSES; ++a) {
     const char* name = pbp::status_name(static_cast<pbp_status>(a));
     PBP_CHECK(strncmp(name, "PBP_", 4) == 0 && strcmp(name, "PBP_UNKNOWN_STATUS") != 0);
     PBP_CHECK(strlen(pbp::status_string(static_cast<pbp_status>(a))) > 0);
@@ -160,6 +160,6 @@ PBP_TEST(status_names_are_distinct) {
       PBP_CHECK(strcmp(name, pbp::status_name(static_cast<pbp_status>(b))) != 0);
     }
   }
-  PBP_CHECK(strcmp(pbp::status_name(static_cast<pbp_status>(PBP_STATUS_COUNT)),
+  PBP_CHECK(strcmp(pbp::status_name(static_cast<pbp_status>(PBP_NUM_STATUSES)),
                    "PBP_UNKNOWN_STATUS") == 0);
 }

@@ -14,11 +14,11 @@ using pbp_test::set_f32;
 using pbp_test::set_u32;
 namespace fmt = pbp::format;
 
-bool g_reached[PBP_STATUS_COUNT];
+bool g_reached[PBP_NUM_STATUSES];
 
 void record(pbp_status status) {
   const int code = static_cast<int>(status);  // the enum may be unsigned (short enums)
-  if (code >= 0 && code < PBP_STATUS_COUNT) g_reached[code] = true;
+  if (code >= 0 && code < PBP_NUM_STATUSES) g_reached[code] = true;
 }
 
 #define EXPECT_STATUS(call, expected)  \
@@ -120,24 +120,30 @@ PBP_TEST(section_entries) {
 
 PBP_TEST(model_description) {
   EditableBlob& blob = pbp_test::tiny_copy();
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_COUNT + 1);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood), PBP_NUM_LIKELIHOODS);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), 0xFFFFFFFFu);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood), 0xFFFFFFFFu);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);
-  const uint32_t one_output_tasks[] = {PBP_TASK_BINARY, PBP_TASK_COUNT};
-  for (uint32_t task : one_output_tasks) {
-    set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), task);
+  // The scaled likelihood needs its scale after the 32 bytes the tiny blob's section has.
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood),
+          PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_EPISTEMIC_SCALE);
+  const uint32_t one_output_likelihoods[] = {PBP_LIKELIHOOD_PROBIT, PBP_LIKELIHOOD_POISSON};
+  for (uint32_t likelihood : one_output_likelihoods) {
+    set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood), likelihood);
     EXPECT_STATUS(open_resealed(blob), PBP_OK);  // the tiny blob's single output fits
     set_u32(model_field(blob, fmt::model_section::kOutputCount), 2);
     EXPECT_STATUS(open_resealed(blob), PBP_ERR_OUTPUT_COUNT);
   }
   const uint32_t bad_class_counts[] = {0, 1, PBP_MAX_CLASSES + 1};
   for (uint32_t classes : bad_class_counts) {
-    set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_MULTICLASS);
+    set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood),
+            PBP_LIKELIHOOD_SOFTMAX);
     set_u32(model_field(blob, fmt::model_section::kOutputCount), classes);
     EXPECT_STATUS(open_resealed(blob), PBP_ERR_OUTPUT_COUNT);
   }
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_MULTICLASS);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood),
+          PBP_LIKELIHOOD_SOFTMAX);
   set_u32(model_field(blob, fmt::model_section::kOutputCount), 2);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_LAYER_SHAPE);  // the last layer has 1 output
   set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLayerCount), 0);
@@ -330,7 +336,8 @@ PBP_TEST(task_prediction_arguments) {
   EXPECT_STATUS(pbp_predict_count(&model, x, 2, 0.9f, workspace, bytes, &count),
                 PBP_ERR_WRONG_TASK);
 
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_BINARY);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood),
+          PBP_LIKELIHOOD_PROBIT);
   PBP_CHECK_EQ(open_resealed(blob), PBP_OK);
   PBP_CHECK_EQ(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
   EXPECT_STATUS(pbp_predict_classes(&model, x, 2, workspace, bytes, probabilities, 2, &classes),
@@ -346,7 +353,8 @@ PBP_TEST(task_prediction_arguments) {
                 PBP_ERR_WRONG_TASK);
 
   // Count, with the output bias raised so that e^nu is far above PBP_COUNT_MAX_STEPS.
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kTask), PBP_TASK_COUNT);
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood),
+          PBP_LIKELIHOOD_POISSON);
   set_f32(
       pbp_test::tensor_element(blob, pbp_test::layer_record(blob, 1) + fmt::layer_record::kMean, 3),
       30.0f);
@@ -436,7 +444,7 @@ PBP_TEST(input_ranges) {
 }
 
 PBP_TEST(every_status_code_was_reached) {
-  for (int code = 0; code < PBP_STATUS_COUNT; ++code) {
+  for (int code = 0; code < PBP_NUM_STATUSES; ++code) {
     if (!g_reached[code])
       pbp_test::note("not reached: %s", pbp_status_name(static_cast<pbp_status>(code)));
     PBP_CHECK(g_reached[code]);

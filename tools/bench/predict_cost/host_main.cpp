@@ -135,7 +135,7 @@ std::vector<uint8_t> random_blob(uint64_t seed) {
     fmt::store_u32(e + fmt::section_entry::kLength, table[i][2]);
   }
   uint8_t* m = &b[model_at];
-  fmt::store_u32(m + fmt::model_section::kTask, 0);
+  fmt::store_u32(m + fmt::model_section::kLikelihood, 0);
   fmt::store_u32(m + fmt::model_section::kInputCount, inputs);
   fmt::store_u32(m + fmt::model_section::kOutputCount, 1);
   fmt::store_u32(m + fmt::model_section::kLayerCount, 2);

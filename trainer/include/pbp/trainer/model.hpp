@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pbp/format.hpp"
 #include "pbp/outputs.hpp"
 
 namespace pbp::trainer {
@@ -14,8 +15,8 @@ namespace pbp::trainer {
 //   binary:     one output, probit likelihood Phi(y z), y in {-1, +1} (CSV labels 0/1);
 //   multiclass: C outputs, softmax likelihood (CSV labels 0..C-1);
 //   count:      one output, Poisson likelihood with rate exp(z) (CSV labels 0, 1, 2, ...).
-// The numbers match the blob's task field (runtime/include/pbp/format.hpp).
-enum class Task : uint32_t { regression = 0, binary = 1, multiclass = 2, count = 3 };
+// The task is the runtime's (PBP_TASK_*); the blob stores the likelihood, which implies it.
+using Task = format::Task;
 
 // Gamma(a, b) posterior on a precision (shape a, rate b).
 struct Gamma {
@@ -63,6 +64,9 @@ struct Model {
   std::vector<Layer> layers;
   Gamma noise;  // on the noise precision gamma (standardised target units)
   Gamma prior;  // on the prior precision lambda of the weights (with ARD: beyond layer 0)
+  // Regression: the factor on the network's epistemic variance in every prediction (the recipe
+  // sets it from held-out rows; 1 is PBP as published). A float32 value, as the blob holds it.
+  double epistemic_scale = 1.0;
   // ARD (PriorMode::ard) only, else empty: the Gamma on the prior precision of layer 0's weights
   // from each input, then of its bias weights (input_count() + 1 Gammas).
   std::vector<Gamma> input_priors;

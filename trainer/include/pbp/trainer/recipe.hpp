@@ -33,6 +33,7 @@ struct RecipeChoice {
   uint32_t epochs = 0;
   double held_out_loglik = 0.0;  // per row, standardised units, of the chosen candidate
   double noise_variance = 0.0;   // calibrated, standardised units
+  double epistemic_scale = 1.0;  // calibrated with it (noise_calibration.hpp)
   size_t held_out_rows = 0;      // pooled over the folds
   size_t folds = 0;
 };
