@@ -2,6 +2,7 @@
 # The project's test command (the README's, and what CI runs):
 #   1. installs what is missing (Debian packages),
 #   2. builds and tests the host preset (runtime, trainer, CLI, all host tests, fuzz corpus replay),
+#      then the Python module pbp_edge's tests (pytest, with Debian's /usr/bin/python3),
 #   3. builds and runs the same tests for the baseline CPU (no AVX2/FMA), then again under
 #      AddressSanitizer + UBSan,
 #   4. cross-builds the runtime suite and runs it under QEMU on the targets,
@@ -9,11 +10,11 @@
 #      targets/DEPLOYING.md's walk-through verbatim (tests/package/check.sh),
 #   6. checks accuracy on real data: ../shared/datasets, or without it the sets Debian ships
 #      (tools/scripts/fetch_datasets.sh); the checks whose data is absent are named at the end.
-# PBP_CHECK_SKIP="baseline asan targets package accuracy" (any subset; host-baseline and
+# PBP_CHECK_SKIP="python baseline asan targets package accuracy" (any subset; host-baseline and
 # host-asan name the same stages) skips stages locally; the skipped stages are named at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-stages="baseline asan targets package accuracy"
+stages="python baseline asan targets package accuracy"
 skip=" "
 for word in ${PBP_CHECK_SKIP:-}; do
   if [[ " $stages " != *" ${word#host-} "* ]]; then
@@ -41,6 +42,17 @@ bash tools/setup.sh --all
 
 stage host "host: configure, build, test"
 cmake --workflow --preset host
+
+if ! skipped python; then
+  # The host build made it (PBP_PYTHON in the host preset); no bytecode or cache in the tree.
+  stage python "python: the pbp_edge module's tests (pytest)"
+  if ! ls build/host/python/pbp_edge/_core*.so >/dev/null 2>&1; then
+    echo "check: build/host/python/pbp_edge was not built (pybind11 missing? tools/setup.sh)" >&2
+    exit 1
+  fi
+  PYTHONPATH=build/host/python PYTHONDONTWRITEBYTECODE=1 PBP_CLI=build/host/bin/pbp \
+    /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/python
+fi
 
 if ! skipped baseline; then
   # The same suite built for the architecture's baseline CPU (no AVX2/FMA tuning, no

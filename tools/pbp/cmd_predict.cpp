@@ -17,7 +17,8 @@ const char* const kUsage =
     "\n"
     "Writes one CSV row per data row (original units), by the model's task:\n"
     "  regression         mean,std,epistemic_std,aleatoric_std\n"
-    "                     (std^2 = epistemic_std^2 + aleatoric_std^2)\n"
+    "                     (std, as a device computes it: std^2 = epistemic_std^2 +\n"
+    "                     aleatoric_std^2 up to float rounding)\n"
     "  binary             p0,p1,entropy\n"
     "  multiclass         p0,...,p<C-1>,entropy   (class probabilities; entropy in nats)\n"
     "  count              mean,variance,mode,lower,upper\n"
@@ -52,7 +53,7 @@ int run(const ParsedOptions& options) {
   csv += range_csv_header() + "\n";
   for (size_t row = 0; row < rows.data.rows; ++row) {
     if (task == trainer::Task::regression) {
-      csv += prediction_csv_row(predict_row(model, rows, row));
+      csv += prediction_csv_row(predict_interval_row(model, rows, row, 0.95));
     } else if (task == trainer::Task::count) {
       csv += prediction_csv_row(predict_count_row(model, rows, row));
     } else {

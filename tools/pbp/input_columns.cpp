@@ -175,6 +175,12 @@ trainer::Prediction predict_row(const LoadedModel& model, const ModelRows& rows,
   return at_row(rows, row, [&](std::span<const double> x) { return model.predict(x); });
 }
 
+RegressionPrediction predict_interval_row(const LoadedModel& model, const ModelRows& rows,
+                                          size_t row, double probability) {
+  return at_row(rows, row,
+                [&](std::span<const double> x) { return model.predict_interval(x, probability); });
+}
+
 ClassPrediction predict_classes_row(const LoadedModel& model, const ModelRows& rows, size_t row) {
   return at_row(rows, row, [&](std::span<const double> x) { return model.predict_classes(x); });
 }

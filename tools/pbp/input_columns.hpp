@@ -60,6 +60,9 @@ ModelRows model_rows(trainer::Dataset data);
 
 // The model's prediction for one row; a runtime failure becomes ModelRows::error_at.
 trainer::Prediction predict_row(const LoadedModel& model, const ModelRows& rows, size_t row);
+// With the runtime's std and central interval of `probability`.
+RegressionPrediction predict_interval_row(const LoadedModel& model, const ModelRows& rows,
+                                          size_t row, double probability);
 ClassPrediction predict_classes_row(const LoadedModel& model, const ModelRows& rows, size_t row);
 CountPrediction predict_count_row(const LoadedModel& model, const ModelRows& rows, size_t row);
 

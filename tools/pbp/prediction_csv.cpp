@@ -19,11 +19,11 @@ std::string prediction_csv_header(const ModelDescription& model) {
   return header + "entropy\n";
 }
 
-std::string prediction_csv_row(const trainer::Prediction& p) {
-  std::string row = float_text(p.mean);
-  row.append(",").append(float_text(std::sqrt(p.variance())));
-  row.append(",").append(float_text(std::sqrt(p.epistemic_variance)));
-  row.append(",").append(float_text(std::sqrt(p.aleatoric_variance)));
+std::string prediction_csv_row(const RegressionPrediction& p) {
+  std::string row = float_text(p.moments.mean);
+  row.append(",").append(float_text(p.std));
+  row.append(",").append(float_text(std::sqrt(p.moments.epistemic_variance)));
+  row.append(",").append(float_text(std::sqrt(p.moments.aleatoric_variance)));
   return row + "\n";
 }
 

@@ -13,8 +13,9 @@ std::string float_text(double value);
 // "mean,variance,mode,lower,upper" (count); each ends with a newline.
 std::string prediction_csv_header(const ModelDescription& model);
 
-// One row of each, ending with a newline; std values are square roots of the variances.
-std::string prediction_csv_row(const trainer::Prediction& prediction);
+// One row of each, ending with a newline. Regression: the runtime's mean and std (what a device
+// gets), then the square roots of its epistemic and aleatoric variances.
+std::string prediction_csv_row(const RegressionPrediction& prediction);
 std::string prediction_csv_row(const ClassPrediction& prediction);
 std::string prediction_csv_row(const CountPrediction& prediction);
 

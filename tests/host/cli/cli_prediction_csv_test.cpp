@@ -20,11 +20,16 @@ TEST(PredictionCsv, HeadersPerTask) {
 }
 
 TEST(PredictionCsv, RowsAreShortestFloats) {
-  trainer::Prediction regression;
-  regression.mean = 2.5;
-  regression.epistemic_variance = 9.0;
-  regression.aleatoric_variance = 16.0;
+  RegressionPrediction regression;
+  regression.moments.mean = 2.5;
+  regression.moments.epistemic_variance = 9.0;
+  regression.moments.aleatoric_variance = 16.0;
+  regression.std = 5.0;
   EXPECT_EQ(prediction_csv_row(regression), "2.5,5,3,4\n");
+  // std is the runtime's, as a device gets it: the float root of the float sum, which is not
+  // always the root of the exact sum (this one is made up to tell them apart).
+  regression.std = 5.0000005f;
+  EXPECT_EQ(prediction_csv_row(regression), "2.5,5.0000005,3,4\n");
   // Values the runtime computed in float print as that float, not its double expansion.
   const ClassPrediction classes{{0.1f, 0.25, 0.65f}, 0.8018185525433372};
   EXPECT_EQ(prediction_csv_row(classes), "0.1,0.25,0.65,0.80181855\n");

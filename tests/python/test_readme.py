@@ -1,0 +1,18 @@
+"""The README's Python example runs as written."""
+import pathlib
+import re
+
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_readme_example(tmp_path, monkeypatch):
+    section = README.read_text().split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(example, "README.md", "exec"), namespace)
+    u = namespace["u"]
+    assert u.epistemic_std[1] > 5 * u.epistemic_std[0]  # x = 6 is outside the data
+    assert (tmp_path / "toy.pbp").read_bytes() == namespace["model"].blob_
+    assert (tmp_path / "firmware" / "toy_model.h").is_file()
+    assert (tmp_path / "firmware" / "toy_model.c").is_file()

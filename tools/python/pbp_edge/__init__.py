@@ -1,0 +1,13 @@
+"""pbp-edge in Python: Bayesian neural networks trained by Probabilistic Backpropagation, with
+scikit-learn's estimator interface, predicting through the runtime a device runs.
+
+    from pbp_edge import PBPRegressor
+    model = PBPRegressor().fit(X, y)
+    mean, std = model.predict(X_new, return_std=True)
+    model.export_c("my_model", "firmware/")     # my_model.h / my_model.c for pbp_open
+"""
+from ._base import NotFittedError, load
+from .classifier import PBPClassifier
+from .regressor import InputRange, PBPRegressor, Uncertainty
+
+__all__ = ["PBPRegressor", "PBPClassifier", "Uncertainty", "InputRange", "NotFittedError", "load"]

@@ -1,0 +1,226 @@
+"""What PBPRegressor and PBPClassifier share: parameters, training, the blob, pickling."""
+import inspect
+import json
+import os
+import warnings
+
+import numpy as np
+
+from . import _core
+from ._progress import close, progress_callback
+from ._validation import check_X, check_choice, check_int
+
+# The blob's metadata notes start with this when pbp_edge wrote it; the rest is JSON: the
+# estimator's class and parameters, what the recipe chose, a classifier's labels.
+NOTES_PREFIX = "pbp_edge "
+
+
+class NotFittedError(ValueError, AttributeError):
+    """predict, score, save or export_c on an estimator that has not been fitted yet."""
+
+
+class PBPEstimator:
+    """Parameters as scikit-learn expects them (get_params, set_params, clone), a model that is a
+    blob opened by the runtime (the same code a device runs), pickled as that blob."""
+
+    _estimator_type = None
+    _tasks = ()  # the blob tasks this estimator serves
+
+    # -- parameters -------------------------------------------------------------------------
+    @classmethod
+    def _get_param_names(cls):
+        signature = inspect.signature(cls.__init__)
+        return sorted(p.name for p in signature.parameters.values() if p.name != "self")
+
+    def get_params(self, deep=True):
+        """The constructor's parameters (deep is accepted for scikit-learn: none is nested)."""
+        return {name: getattr(self, name) for name in self._get_param_names()}
+
+    def set_params(self, **params):
+        valid = self._get_param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"invalid parameter {name!r} for {type(self).__name__}; "
+                                 f"valid parameters are {valid}")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self):
+        defaults = {name: p.default
+                    for name, p in inspect.signature(type(self).__init__).parameters.items()}
+        changed = [f"{name}={value!r}" for name, value in self.get_params().items()
+                   if not _same(value, defaults.get(name))]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    # -- fitted state -----------------------------------------------------------------------
+    def __sklearn_is_fitted__(self):
+        return "_model" in self.__dict__
+
+    def _fitted_model(self):
+        model = self.__dict__.get("_model")
+        if model is None:
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first")
+        return model
+
+    def _check_X(self, X):
+        return check_X(X, self._fitted_model().input_count)
+
+    @property
+    def blob_(self):
+        """The model blob (bytes): what save writes and export_c embeds."""
+        return self._fitted_model().blob
+
+    def _train(self, X, y, task, classes, options, feature_names, target_name, extra_notes):
+        """Trains with the trainer's train_with_recipe; sets the fitted attributes."""
+        names = [] if feature_names is None else [str(n) for n in feature_names]
+        if feature_names is not None and len(names) != X.shape[1]:
+            raise ValueError(f"feature_names has {len(names)} names for {X.shape[1]} columns of X")
+        threads = check_int("threads", self.threads, 1, 2, allow_none=True)
+        if threads is None:
+            threads = min(2, os.cpu_count() or 1)
+        progress = progress_callback(self.verbose, f"{type(self).__name__}.fit")
+        try:
+            result = _core.train(
+                X, y, task=task, classes=classes, seed=check_int("seed", self.seed, 0, 2**64 - 1),
+                algorithm=check_choice("algorithm", self.algorithm, ("pbp", "ebp")),
+                prior=check_choice("prior", self.prior, ("auto", "learned", "fixed", "ard")),
+                inference=check_choice("inference", self.inference, ("adf", "sep")),
+                averaging=check_choice("averaging", self.averaging, ("auto", "on", "off")),
+                threads=threads, feature_names=names, target_name=target_name or "",
+                progress=progress, **options)
+        finally:
+            close(progress)
+        notes = {"estimator": type(self).__name__, "params": _json_params(self.get_params()),
+                 "epochs": result["epochs"], "recipe": result["recipe"],
+                 "constant_inputs": result["constant_inputs"]}
+        notes.update(extra_notes)
+        self._set_model(_core.Model(_core.write_blob(result["model"],
+                                                     NOTES_PREFIX + _notes_json(notes))))
+        self.epochs_ = result["epochs"]
+        self.recipe_ = result["recipe"]
+        self.constant_inputs_ = list(result["constant_inputs"])
+        for k in self.constant_inputs_:
+            name = f"X[:, {k}]" + (f" ({names[k]!r})" if names else "")
+            warnings.warn(f"{name} is constant on the training rows: it contributes nothing to "
+                          "the model", UserWarning, stacklevel=3)
+        return self
+
+    def _set_model(self, model):
+        if model.task not in self._tasks:
+            raise ValueError(f"a {model.task} model: {_reader_of(model.task)}")
+        self._model = model
+        self.n_features_in_ = model.input_count
+        self.hidden_ = tuple(model.hidden)
+        self.feature_names_ = model.feature_names or None
+
+    # -- blobs ------------------------------------------------------------------------------
+    def save(self, path):
+        """Writes the model blob to `path` atomically (readers see the old file or the new)."""
+        self._fitted_model().save(os.fspath(path))
+
+    def export_c(self, name, out_dir="."):
+        """Writes OUT_DIR/NAME.h and OUT_DIR/NAME.c for firmware, both or neither, as
+        `pbp export-c` does; returns their paths. Open it with pbp_open(&model, NAME, NAME_SIZE)."""
+        base = self._fitted_model().export_c(str(name), os.fspath(out_dir))
+        return base + ".h", base + ".c"
+
+    @classmethod
+    def from_blob(cls, blob):
+        """The fitted estimator a blob holds (one pbp_edge or `pbp train` wrote)."""
+        model = _core.Model(bytes(blob))
+        notes = _read_notes(model.notes)
+        params = notes.get("params", {})
+        if "hidden" in params and params["hidden"] is not None:
+            params["hidden"] = tuple(params["hidden"])
+        known = set(cls._get_param_names())
+        estimator = cls(**{k: v for k, v in params.items() if k in known})
+        estimator._set_model(model)
+        estimator.epochs_ = notes.get("epochs")
+        estimator.recipe_ = notes.get("recipe")
+        estimator.constant_inputs_ = notes.get("constant_inputs", [])
+        estimator._restore(model, notes)
+        return estimator
+
+    @classmethod
+    def load(cls, path):
+        """The fitted estimator of a blob file."""
+        with open(path, "rb") as file:
+            return cls.from_blob(file.read())
+
+    def _restore(self, model, notes):
+        """What a subclass keeps in the notes beyond the parameters (a classifier's labels)."""
+
+    # -- pickling: the model travels as its blob --------------------------------------------
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        model = state.pop("_model", None)
+        if model is not None:
+            state["_blob"] = model.blob
+        return state
+
+    def __setstate__(self, state):
+        blob = state.pop("_blob", None)
+        self.__dict__.update(state)
+        if blob is not None:
+            self._model = _core.Model(blob)
+
+
+def _same(a, b):
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+def _json_params(params):
+    """The parameters that JSON can hold (a callable verbose is stored as 0)."""
+    out = {}
+    for name, value in params.items():
+        if isinstance(value, tuple):
+            value = list(value)
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            value = 0 if name == "verbose" else None
+        out[name] = value
+    return out
+
+
+def _notes_json(notes):
+    return json.dumps(notes, separators=(",", ":"), default=_json_default)
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _read_notes(text):
+    if not text.startswith(NOTES_PREFIX):
+        return {}
+    try:
+        notes = json.loads(text[len(NOTES_PREFIX):])
+    except ValueError:
+        return {}
+    return notes if isinstance(notes, dict) else {}
+
+
+def _reader_of(task):
+    if task == "regression":
+        return "load it with PBPRegressor"
+    if task in ("binary", "multiclass"):
+        return "load it with PBPClassifier"
+    return "pbp_edge has no estimator for it (pbp predict reads it)"
+
+
+def load(path):
+    """The fitted PBPRegressor or PBPClassifier of a blob file, by the blob's task."""
+    from .classifier import PBPClassifier
+    from .regressor import PBPRegressor
+    with open(path, "rb") as file:
+        blob = file.read()
+    task = _core.Model(blob).task
+    if task not in ("regression", "binary", "multiclass"):
+        raise ValueError(f"{os.fspath(path)}: a {task} model: {_reader_of(task)}")
+    return (PBPRegressor if task == "regression" else PBPClassifier).from_blob(blob)

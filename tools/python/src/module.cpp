@@ -1,0 +1,66 @@
+// pbp_edge._core: the trainer and the runtime for pbp_edge's estimators (tools/python/pbp_edge).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "runtime_model.hpp"
+#include "training.hpp"
+
+namespace py = pybind11;
+using pbp::python::RuntimeModel;
+using pbp::python::TrainRequest;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "pbp-edge's trainer and runtime; use the estimators in pbp_edge";
+
+  m.def(
+      "train",
+      [](const py::array& x, const py::array_t<double>& y, const std::string& task,
+         uint32_t classes, const std::string& recipe,
+         const std::optional<std::vector<uint32_t>>& hidden, const std::optional<uint32_t>& epochs,
+         uint64_t seed, const std::string& algorithm, const std::string& prior,
+         const std::string& softmax, uint32_t samples, const std::string& inference,
+         const std::string& averaging, uint32_t threads,
+         const std::vector<std::string>& feature_names, const std::string& target_name,
+         const py::object& progress) {
+        const TrainRequest request{task,      classes,   recipe,  hidden,        epochs,
+                                   seed,      algorithm, prior,   softmax,       samples,
+                                   inference, averaging, threads, feature_names, target_name};
+        return pbp::python::train(x, y, request, progress);
+      },
+      py::arg("x"), py::arg("y"), py::kw_only(), py::arg("task"), py::arg("classes") = 0,
+      py::arg("recipe") = "auto", py::arg("hidden") = py::none(), py::arg("epochs") = py::none(),
+      py::arg("seed") = 1, py::arg("algorithm") = "pbp", py::arg("prior") = "auto",
+      py::arg("softmax") = "mean-field", py::arg("samples") = 10, py::arg("inference") = "adf",
+      py::arg("averaging") = "auto", py::arg("threads") = 1,
+      py::arg("feature_names") = std::vector<std::string>{}, py::arg("target_name") = "",
+      py::arg("progress") = py::none(),
+      "Trains a model (TrainRequest in training.hpp); returns a dict with it.");
+  py::class_<pbp::python::TrainedModel>(m, "TrainedModel", "A trained model, not yet a blob.");
+  m.def("write_blob", &pbp::python::write_blob, py::arg("model"), py::arg("notes"),
+        "The blob of a trained model, with its metadata notes.");
+
+  py::class_<RuntimeModel>(m, "Model", "A blob opened by the runtime, as a device opens it.")
+      .def(py::init<const py::bytes&>(), py::arg("blob"))
+      .def_property_readonly("blob", &RuntimeModel::blob)
+      .def_property_readonly("task", &RuntimeModel::task)
+      .def_property_readonly("input_count",
+                             [](const RuntimeModel& r) { return r.view().input_count; })
+      .def_property_readonly("output_count",
+                             [](const RuntimeModel& r) { return r.view().output_count; })
+      .def_property_readonly("hidden", &RuntimeModel::hidden)
+      .def_property_readonly("feature_names", &RuntimeModel::feature_names)
+      .def_property_readonly("target_name", &RuntimeModel::target_name)
+      .def_property_readonly("notes", &RuntimeModel::notes)
+      .def_property_readonly("training_rows",
+                             [](const RuntimeModel& r) { return r.view().training_rows; })
+      .def_property_readonly("noise_std", &RuntimeModel::noise_std)
+      .def_property_readonly("epistemic_scale",
+                             [](const RuntimeModel& r) { return r.view().epistemic_scale; })
+      .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
+           py::arg("probability") = 0.95)
+      .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))
+      .def("input_range", &RuntimeModel::input_range, py::arg("x"))
+      .def("export_c", &RuntimeModel::export_c, py::arg("name"), py::arg("dir"))
+      .def("save", &RuntimeModel::save, py::arg("path"));
+}

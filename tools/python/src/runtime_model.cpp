@@ -1,0 +1,203 @@
+#include "runtime_model.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "arrays.hpp"
+#include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/c_export.hpp"
+
+namespace pbp::python {
+namespace {
+
+std::string text(const pbp_string& s) {
+  return std::string(s.data, s.length);
+}
+
+std::span<const uint8_t> bytes_of(const std::vector<uint32_t>& storage, size_t size) {
+  return {reinterpret_cast<const uint8_t*>(storage.data()), size};
+}
+
+// Why the runtime refused row `row`: the cell it could not take, else its status text.
+[[noreturn]] void row_failed(const Matrix& x, size_t row, pbp_status status) {
+  if (status == PBP_ERR_NONFINITE_INPUT) {
+    for (size_t k = 0; k < x.columns(); ++k) {
+      const double value = x.at(row, k);
+      if (!std::isfinite(value)) {
+        throw std::invalid_argument(cell_name(x.name(), row, k) + " is " + std::to_string(value) +
+                                    ": every input must be finite");
+      }
+      if (!std::isfinite(static_cast<float>(value))) {
+        throw std::invalid_argument(cell_name(x.name(), row, k) + " = " + std::to_string(value) +
+                                    " is beyond float32, which the runtime computes in");
+      }
+    }
+  }
+  throw std::invalid_argument("row " + std::to_string(row) + " of " + x.name() + ": " +
+                              pbp_status_string(status) + " (" + pbp_status_name(status) + ")");
+}
+
+}  // namespace
+
+Matrix RuntimeModel::inputs(const py::array& x) const {
+  Matrix m(x, "X");
+  if (m.columns() != view().input_count) {
+    throw std::invalid_argument("X has " + std::to_string(m.columns()) +
+                                " columns, the model takes " + std::to_string(view().input_count) +
+                                " inputs");
+  }
+  return m;
+}
+
+RuntimeModel::RuntimeModel(const py::bytes& blob) {
+  const std::string_view bytes = blob;
+  size_ = bytes.size();
+  storage_.resize((size_ + 3) / 4);
+  if (size_ > 0) std::memcpy(storage_.data(), bytes.data(), size_);
+  const pbp::Status status = model_.open(storage_.data(), size_);
+  if (status != PBP_OK) {
+    throw std::invalid_argument(std::string("invalid model blob: ") + pbp::status_string(status) +
+                                " (" + pbp::status_name(status) + ")");
+  }
+}
+
+py::bytes RuntimeModel::blob() const {
+  return py::bytes(reinterpret_cast<const char*>(storage_.data()), size_);
+}
+
+std::string RuntimeModel::task() const {
+  switch (view().task) {
+    case PBP_TASK_REGRESSION:
+      return "regression";
+    case PBP_TASK_BINARY:
+      return "binary";
+    case PBP_TASK_MULTICLASS:
+      return "multiclass";
+    default:
+      return "count";
+  }
+}
+
+std::vector<uint32_t> RuntimeModel::hidden() const {
+  std::vector<uint32_t> widths;
+  for (uint32_t l = 0; l + 1 < view().layer_count; ++l) widths.push_back(view().layers[l].outputs);
+  return widths;
+}
+
+std::vector<std::string> RuntimeModel::feature_names() const {
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < view().feature_name_count; ++i) {
+    pbp_string name{};
+    if (model_.feature_name(i, &name) != PBP_OK) break;
+    names.push_back(text(name));
+  }
+  return names;
+}
+
+std::string RuntimeModel::target_name() const {
+  return text(view().target_name);
+}
+
+std::string RuntimeModel::notes() const {
+  return text(view().notes);
+}
+
+double RuntimeModel::noise_std() const {
+  const double a = view().noise_a, b = view().noise_b;
+  return std::sqrt(b / (a - 1.0)) * static_cast<double>(view().target_std);
+}
+
+py::tuple RuntimeModel::predict_regression(const py::array& x, double probability) const {
+  const Matrix m = inputs(x);
+  const auto n = static_cast<py::ssize_t>(m.rows());
+  py::array_t<float> mean(n), std(n), epistemic(n), aleatoric(n), lower(n), upper(n);
+  float *pm = mean.mutable_data(), *ps = std.mutable_data(), *pe = epistemic.mutable_data(),
+        *pa = aleatoric.mutable_data(), *pl = lower.mutable_data(), *pu = upper.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::vector<float> row(m.columns());
+    std::vector<uint32_t> workspace((view().workspace_bytes + 3) / 4);  // per call: thread-safe
+    for (size_t i = 0; i < m.rows(); ++i) {
+      pbp_prediction p{};
+      const pbp::Status status = model_.predict(
+          m.float_row(i, row.data()), static_cast<uint32_t>(m.columns()),
+          static_cast<float>(probability), workspace.data(), workspace.size() * 4, &p);
+      if (status != PBP_OK) row_failed(m, i, status);
+      pm[i] = p.mean;
+      ps[i] = p.std;
+      // Correctly rounded float square roots, as `pbp predict` prints them.
+      pe[i] = static_cast<float>(std::sqrt(static_cast<double>(p.epistemic_variance)));
+      pa[i] = static_cast<float>(std::sqrt(static_cast<double>(p.aleatoric_variance)));
+      pl[i] = p.lower;
+      pu[i] = p.upper;
+    }
+  }
+  return py::make_tuple(mean, std, epistemic, aleatoric, lower, upper);
+}
+
+py::tuple RuntimeModel::predict_classes(const py::array& x) const {
+  const Matrix m = inputs(x);
+  const auto n = static_cast<py::ssize_t>(m.rows());
+  const uint32_t classes = view().task == PBP_TASK_BINARY ? 2u : view().output_count;
+  py::array_t<float> probabilities({n, static_cast<py::ssize_t>(classes)});
+  py::array_t<int64_t> predicted(n);
+  py::array_t<float> entropy(n);
+  float* pp = probabilities.mutable_data();
+  int64_t* pc = predicted.mutable_data();
+  float* pe = entropy.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::vector<float> row(m.columns());
+    std::vector<uint32_t> workspace((view().workspace_bytes + 3) / 4);
+    for (size_t i = 0; i < m.rows(); ++i) {
+      pbp_class_result result{};
+      const pbp::Status status = model_.predict_classes(
+          m.float_row(i, row.data()), static_cast<uint32_t>(m.columns()), workspace.data(),
+          workspace.size() * 4, pp + i * classes, classes, &result);
+      if (status != PBP_OK) row_failed(m, i, status);
+      pc[i] = result.predicted_class;
+      pe[i] = result.entropy;
+    }
+  }
+  return py::make_tuple(probabilities, predicted, entropy);
+}
+
+py::tuple RuntimeModel::input_range(const py::array& x) const {
+  const Matrix m = inputs(x);
+  const auto n = static_cast<py::ssize_t>(m.rows());
+  py::array_t<bool> outside(n);
+  py::array_t<float> distance(n);
+  py::array_t<int64_t> farthest(n);
+  bool* po = outside.mutable_data();
+  float* pd = distance.mutable_data();
+  int64_t* pf = farthest.mutable_data();
+  bool known = true;
+  {
+    py::gil_scoped_release release;
+    std::vector<float> row(m.columns());
+    for (size_t i = 0; i < m.rows(); ++i) {
+      pbp_range_report report{};
+      const pbp::Status status = pbp_check_input_range(&view(), m.float_row(i, row.data()),
+                                                       static_cast<uint32_t>(m.columns()), &report);
+      if (status != PBP_OK) row_failed(m, i, status);
+      known = known && report.status != PBP_RANGE_UNKNOWN;
+      po[i] = report.status == PBP_RANGE_OUTSIDE;
+      pd[i] = report.distance;
+      pf[i] = report.status == PBP_RANGE_OUTSIDE ? int64_t{report.farthest_input} : -1;
+    }
+  }
+  if (!known) throw std::invalid_argument("the blob holds no input ranges (written before them)");
+  return py::make_tuple(outside, distance, farthest);
+}
+
+std::string RuntimeModel::export_c(const std::string& name, const std::string& dir) const {
+  return trainer::write_c_source(bytes_of(storage_, size_), name, dir,
+                                 {"pbp_edge (Python) export_c", "a fitted model"});
+}
+
+void RuntimeModel::save(const std::string& path) const {
+  trainer::write_file_atomically(path, bytes_of(storage_, size_));
+}
+
+}  // namespace pbp::python

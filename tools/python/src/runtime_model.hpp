@@ -1,0 +1,57 @@
+// pbp_edge's predictions: a blob opened by the runtime (pbp_open), run row by row in float
+// through pbp_predict / pbp_predict_classes as a device runs it, into NumPy arrays.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arrays.hpp"
+#include "pbp/pbp.hpp"
+
+namespace pbp::python {
+
+namespace py = pybind11;
+
+class RuntimeModel {
+ public:
+  // Copies the bytes into 4-byte aligned storage and opens them; a blob the runtime refuses is
+  // std::invalid_argument (ValueError) with its status text.
+  explicit RuntimeModel(const py::bytes& blob);
+
+  py::bytes blob() const;
+  const pbp_model& view() const { return model_.view(); }
+  std::string task() const;
+  std::vector<uint32_t> hidden() const;  // widths of the hidden layers
+  std::vector<std::string> feature_names() const;
+  std::string target_name() const;
+  std::string notes() const;
+  // sqrt(b / (a - 1)) of the noise Gamma in target units (regression).
+  double noise_std() const;
+
+  // Regression: (mean, std, epistemic_std, aleatoric_std, lower, upper), float32 arrays of one
+  // value per row; [lower, upper] the central interval of `probability`. std and the interval
+  // are the runtime's; the two parts are the square roots of its variances (as `pbp predict`).
+  py::tuple predict_regression(const py::array& x, double probability) const;
+  // Binary and multiclass: (probabilities (rows x classes), predicted class index, entropy).
+  py::tuple predict_classes(const py::array& x) const;
+  // Every task: (outside (bool), distance in training stds, farthest input or -1) per row.
+  py::tuple input_range(const py::array& x) const;
+
+  // NAME.h and NAME.c in `dir` (trainer/c_export.hpp); returns DIR/NAME.
+  std::string export_c(const std::string& name, const std::string& dir) const;
+  // The blob, written atomically.
+  void save(const std::string& path) const;
+
+ private:
+  // `x` as a matrix of input_count columns, else std::invalid_argument saying so.
+  Matrix inputs(const py::array& x) const;
+
+  std::vector<uint32_t> storage_;  // pbp_open needs 4-byte alignment
+  size_t size_ = 0;
+  pbp::Model model_;
+};
+
+}  // namespace pbp::python

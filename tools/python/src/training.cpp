@@ -1,0 +1,185 @@
+#include "training.hpp"
+
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+#include "arrays.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/recipe.hpp"
+#include "pbp/trainer/train.hpp"
+
+namespace pbp::python {
+namespace {
+
+[[noreturn]] void bad_option(const std::string& name, const std::string& value,
+                             const std::string& choices) {
+  throw std::invalid_argument(name + " must be " + choices + ", got '" + value + "'");
+}
+
+trainer::TrainOptions train_options(const TrainRequest& r) {
+  trainer::TrainOptions o;
+  const auto task = trainer::parse_task(r.task);
+  if (!task || *task == trainer::Task::count) {
+    bad_option("task", r.task, "regression, binary or multiclass");
+  }
+  o.task = *task;
+  o.classes = r.classes;
+  if (r.hidden) o.hidden = *r.hidden;
+  if (r.epochs) o.epochs = *r.epochs;
+  o.seed = r.seed;
+  if (r.algorithm != "pbp" && r.algorithm != "ebp") {
+    bad_option("algorithm", r.algorithm, "'pbp' or 'ebp'");
+  }
+  o.algorithm = r.algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
+  if (r.prior == "auto") {
+    o.prior = trainer::PriorMode::automatic;
+  } else if (r.prior == "learned" || r.prior == "fixed" || r.prior == "ard") {
+    o.prior = r.prior == "learned" ? trainer::PriorMode::learned
+              : r.prior == "fixed" ? trainer::PriorMode::fixed
+                                   : trainer::PriorMode::ard;
+  } else {
+    bad_option("prior", r.prior, "'auto', 'learned', 'fixed' or 'ard'");
+  }
+  if (r.softmax == "mean-field") {
+    o.softmax = trainer::SoftmaxApproximation::mean_field;
+  } else if (r.softmax == "bound") {
+    o.softmax = trainer::SoftmaxApproximation::log_bound;
+  } else if (r.softmax == "sampled") {
+    o.softmax = trainer::SoftmaxApproximation::sampled;
+  } else {
+    bad_option("softmax", r.softmax, "'mean-field', 'bound' or 'sampled'");
+  }
+  o.samples = r.samples;
+  if (r.inference != "adf" && r.inference != "sep") {
+    bad_option("inference", r.inference, "'adf' or 'sep'");
+  }
+  o.inference = r.inference == "sep" ? trainer::Inference::sep : trainer::Inference::adf;
+  if (r.averaging != "auto" && r.averaging != "on" && r.averaging != "off") {
+    bad_option("averaging", r.averaging, "'auto', 'on' or 'off'");
+  }
+  o.averaging = r.averaging == "on"    ? trainer::IterateAveraging::on
+                : r.averaging == "off" ? trainer::IterateAveraging::off
+                                       : trainer::IterateAveraging::automatic;
+  if (r.threads != 1 && r.threads != 2) throw std::invalid_argument("threads must be 1 or 2");
+  o.threads = r.threads;
+  return o;
+}
+
+// What `pbp train`'s --recipe, --hidden and --epochs give (tools/pbp/train_setup.cpp): the
+// automatic recipe searches only the network and the epochs it is given.
+trainer::Recipe recipe(const TrainRequest& r, trainer::SearchSpace& space) {
+  if (r.recipe != "auto" && r.recipe != "paper") {
+    bad_option("recipe", r.recipe, "'auto' or 'paper'");
+  }
+  if (r.hidden) space.networks = {*r.hidden};
+  if (r.epochs) space.epochs = {*r.epochs};
+  return r.recipe == "paper" ? trainer::Recipe::paper : trainer::Recipe::automatic;
+}
+
+// The rows as the trainer takes them, every value checked: a NaN or an Inf is named by its cell.
+trainer::Dataset dataset(const Matrix& x, const py::array_t<double>& y, const TrainRequest& r,
+                         trainer::Task task) {
+  if (y.ndim() != 1 || static_cast<size_t>(y.shape(0)) != x.rows()) {
+    throw std::invalid_argument("y must be 1-D with one value per row of X");
+  }
+  if (!r.feature_names.empty() && r.feature_names.size() != x.columns()) {
+    throw std::invalid_argument("feature_names has " + std::to_string(r.feature_names.size()) +
+                                " names for " + std::to_string(x.columns()) + " columns of X");
+  }
+  trainer::Dataset data;
+  data.source = "X";
+  data.rows = x.rows();
+  data.inputs = x.columns();
+  data.target_name = r.target_name;
+  data.feature_names = r.feature_names;
+  if (data.feature_names.empty()) {  // for the trainer's messages only: the blob gets none
+    for (size_t k = 0; k < x.columns(); ++k)
+      data.feature_names.push_back("X[:, " + std::to_string(k) + "]");
+  }
+  data.x.resize(data.rows * data.inputs);
+  data.y.resize(data.rows);
+  const auto targets = y.unchecked<1>();
+  for (size_t i = 0; i < data.rows; ++i) {
+    for (size_t k = 0; k < data.inputs; ++k) {
+      const double value = x.at(i, k);
+      if (!std::isfinite(value)) {
+        throw std::invalid_argument(cell_name("X", i, k) + " is " + std::to_string(value) +
+                                    ": training inputs must be finite");
+      }
+      data.x[i * data.inputs + k] = value;
+    }
+    const double target = targets(static_cast<py::ssize_t>(i));
+    if (!std::isfinite(target)) {
+      throw std::invalid_argument("y[" + std::to_string(i) + "] is " + std::to_string(target) +
+                                  ": targets must be finite");
+    }
+    if (const auto problem = trainer::target_problem(target, task, r.classes)) {
+      throw std::invalid_argument("y[" + std::to_string(i) + "]: " + *problem);
+    }
+    data.y[i] = target;
+  }
+  return data;
+}
+
+py::dict recipe_choice(const trainer::RecipeChoice& choice) {
+  py::dict out;
+  out["hidden"] = choice.hidden;
+  out["epochs"] = choice.epochs;
+  out["held_out_loglik"] = choice.held_out_loglik;
+  out["held_out_rows"] = choice.held_out_rows;
+  out["folds"] = choice.folds;
+  return out;
+}
+
+}  // namespace
+
+py::dict train(const py::array& x, const py::array_t<double>& y, const TrainRequest& request,
+               const py::object& progress) {
+  trainer::TrainOptions options = train_options(request);
+  trainer::SearchSpace space;
+  const trainer::Recipe chosen_recipe = recipe(request, space);
+  const Matrix matrix(x, "X");
+  if (matrix.rows() < 2) {
+    throw std::invalid_argument("X has " + std::to_string(matrix.rows()) +
+                                " rows: training needs at least 2");
+  }
+  if (matrix.columns() < 1) throw std::invalid_argument("X has no columns");
+  const trainer::Dataset data = dataset(matrix, y, request, options.task);
+
+  // Called on this thread between epochs: the GIL for Python's progress and its signals.
+  const auto on_progress = [&progress](uint64_t done, uint64_t planned) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!progress.is_none()) progress(done, planned);
+  };
+  trainer::RecipeChoice choice;
+  trainer::TrainReport report;
+  trainer::Model model;
+  {
+    py::gil_scoped_release release;
+    model = trainer::train_with_recipe(data, options, chosen_recipe, space, &choice, on_progress,
+                                       &report);
+  }
+  model.metadata.feature_names = request.feature_names;  // none rather than the placeholders
+
+  py::dict out;
+  out["hidden"] = choice.epochs > 0 ? choice.hidden : options.hidden;
+  out["epochs"] = choice.epochs > 0 ? choice.epochs : options.epochs;
+  out["constant_inputs"] = report.constant_inputs;
+  out["recipe"] = choice.epochs > 0 ? py::object(recipe_choice(choice)) : py::none();
+  out["model"] = TrainedModel{std::move(model)};
+  return out;
+}
+
+py::bytes write_blob(const TrainedModel& trained, const std::string& notes) {
+  trainer::Model model = trained.model;
+  model.metadata.notes = notes;
+  const std::vector<uint8_t> blob = trainer::write_blob(model);
+  return py::bytes(reinterpret_cast<const char*>(blob.data()), blob.size());
+}
+
+}  // namespace pbp::python
