@@ -1,7 +1,7 @@
 /* The porting layer: what a bare-metal board gives the programs that run on it (tests/runtime,
  * targets/examples, targets/selfcheck) and the host scripts that judge them. TensorFlow Lite
  * Micro's debug_log.h is the model: this header is the contract, each port implements it in one
- * file (cortex-m/startup.c) and board.c, written once, does the rest.
+ * file (cortex-m/startup.c, riscv/startup.c) and board.c, written once, does the rest.
  *
  * What the host sees (run_example.cmake, selfcheck/expect.cmake, size-report.sh rely on it):
  *   - output: printf reaches the host's stdout (the port's libc console: semihosting in QEMU);

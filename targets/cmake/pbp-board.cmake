@@ -1,5 +1,5 @@
 # The board glue of the bare-metal targets (the porting layer: targets/boards/board.h), included by
-# a port's toolchain file (arm-none-eabi.cmake) once it has set
+# a port's toolchain file (arm-none-eabi.cmake, riscv32-elf.cmake) once it has set
 #   PBP_BOARD                    the board, a folder of targets/boards (set by the preset's file)
 #   PBP_BOARD_LIBC_LINK_OPTIONS  how the port's C library links (specs, console and exit library)
 # Reads the board's board.cmake (PBP_BOARD_PORT, PBP_QEMU_MACHINE) and defines
