@@ -2,7 +2,7 @@
 # Installs the cross toolchains and QEMU needed by the target presets (Debian 12 packages only).
 # Idempotent: packages already installed are skipped, and nothing is downloaded when all are present.
 #
-#   targets/setup.sh            Cortex-M bare metal + AArch64/ARMv7 Linux + QEMU
+#   targets/setup.sh            Cortex-M and RV32 bare metal + AArch64/ARMv7 Linux + QEMU
 #   targets/setup.sh --riscv    also the RISC-V 64 Linux cross compiler (~+60 MB, optional)
 #   targets/setup.sh --cortex-m only what the Cortex-M firmware needs (pbp demo's device)
 #   targets/setup.sh --check    only report what is missing (exit 1 if anything is)
@@ -13,6 +13,9 @@ packages=(
   # <type_traits>, ...); the library itself is not needed: C++ objects link with the C driver.
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev picolibc-arm-none-eabi
   qemu-system-arm
+  # RV32 bare metal (rv32imac, rv32imafc): GCC for riscv64-unknown-elf (multilib, rv32 included),
+  # picolibc built for it (semihosting crt0 and I/O), and qemu-system-riscv32 from qemu-system-misc.
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
   # Linux targets under user-mode QEMU.
   qemu-user g++-aarch64-linux-gnu g++-arm-linux-gnueabihf
   # Tools used by targets/tools (plugin build, size report).
@@ -49,6 +52,7 @@ echo "setup.sh: missing: ${missing[*]}"
 sudo=""
 if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Waits for another apt or dpkg run (a shared machine, unattended upgrades) instead of failing.
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 echo "setup.sh: installed ${missing[*]}"

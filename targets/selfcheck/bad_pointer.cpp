@@ -6,8 +6,8 @@
 PBP_TEST(bad_pointer_read) {
 #if defined(__linux__)
   volatile uintptr_t address = 16;  // the null page
-#else
-  volatile uintptr_t address = 0xDFFFFFF0u;  // Cortex-M external device region: unmapped in QEMU
+#else  // unmapped in QEMU: Cortex-M's external device region; above the RAM of RISC-V virt
+  volatile uintptr_t address = 0xDFFFFFF0u;
 #endif
   volatile uint32_t value = *reinterpret_cast<volatile uint32_t*>(address);
   PBP_CHECK(value == 0xFFFFFFFFu);

@@ -1,5 +1,6 @@
 # Common part of the Cortex-M toolchain files (bare metal, newlib + semihosting, QEMU system mode).
-# The per-core files set PBP_CPU_FLAGS and PBP_BOARD, then include this one.
+# The per-core files set PBP_CPU_FLAGS and PBP_BOARD, then include this one. Board glue:
+# targets/boards/cortex-m (the port) and targets/boards/<board> (targets/cmake/pbp-board.cmake).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 
@@ -30,9 +31,9 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
-set(PBP_BOARDS_DIR ${CMAKE_CURRENT_LIST_DIR}/../boards)
-get_filename_component(PBP_BOARDS_DIR ${PBP_BOARDS_DIR} ABSOLUTE)
-include(${PBP_BOARDS_DIR}/${PBP_BOARD}/board.cmake)
+# newlib with semihosting (librdimon) for the console, files and exit status; then the board glue.
+set(PBP_BOARD_LIBC_LINK_OPTIONS --specs=rdimon.specs)
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/pbp-board.cmake)
 
 # CTest runs every test executable through QEMU; semihosting carries the console and exit code.
 find_program(PBP_QEMU_SYSTEM_ARM qemu-system-arm)
@@ -42,5 +43,3 @@ endif()
 set(CMAKE_CROSSCOMPILING_EMULATOR
     ${PBP_QEMU_SYSTEM_ARM} -M ${PBP_QEMU_MACHINE} -display none -serial none -monitor none
     -chardev stdio,id=shc -semihosting-config enable=on,target=native,chardev=shc -kernel)
-
-include(${CMAKE_CURRENT_LIST_DIR}/../cmake/pbp-cortex-m.cmake)

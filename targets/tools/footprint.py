@@ -27,7 +27,8 @@ KINDS = ("text", "rodata", "data", "bss")
 
 
 def kind_of(section):
-    for prefix, kind in ((".text", "text"), (".rodata", "rodata"), (".data", "data"),
+    for prefix, kind in ((".text", "text"), (".rodata", "rodata"), (".srodata", "rodata"),
+                         (".data", "data"),
                          (".init_array", "data"), (".sdata", "data"), (".bss", "bss"),
                          (".sbss", "bss")):
         if section == prefix or section.startswith(prefix + "."):

@@ -17,7 +17,7 @@
 # -ffunction-sections -fdata-sections -fcallgraph-info=su, --gc-sections), then reports per target
 # (targets/tools/footprint.py) text/rodata/data/bss of libpbp_runtime.a alone (no libc, no model),
 # its largest symbols, what the boston_on_device example really links of it, the worst-case stack
-# of pbp_open and pbp_predict along the static call graph, on Cortex-M also measured by stack
+# of pbp_open and pbp_predict along the static call graph, on bare metal also measured by stack
 # painting (example_boston_on_device_stack), allocator references (zero heap), and the example
 # model's workspace. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
 # predict stack <= 512 bytes, zero heap). Takes a few minutes (-j2 builds).
@@ -46,8 +46,7 @@ if [ "${1:-}" = "--os" ]; then
       -DCMAKE_EXE_LINKER_FLAGS_MINSIZEREL=-Wl,--gc-sections >/dev/null
     targets=(pbp_runtime example_boston_on_device)
     bare_metal=0
-    grep -q '^PBP_BOARD' "$dir/CMakeCache.txt" 2>/dev/null && bare_metal=1
-    grep -q 'arm-none-eabi' "$dir/CMakeCache.txt" && bare_metal=1
+    grep -q '^PBP_TARGET_BOARD:INTERNAL=.' "$dir/CMakeCache.txt" && bare_metal=1
     [ $bare_metal = 1 ] && targets+=(example_boston_on_device_stack)
     cmake --build "$dir" -j2 --target "${targets[@]}" >/dev/null
     size_tool=$(sed -n 's/^PBP_TARGET_SIZE:INTERNAL=//p' "$dir/CMakeCache.txt")

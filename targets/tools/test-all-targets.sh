@@ -2,7 +2,7 @@
 # Configures, builds and tests every target preset (or the given ones), then prints one summary line
 # per preset: result, test counts and wall times. Logs: build/<preset>/test-all.log.
 #
-#   targets/tools/test-all-targets.sh                    all six targets
+#   targets/tools/test-all-targets.sh                    every target of targets/presets.txt
 #   targets/tools/test-all-targets.sh cortex-m0 cortex-m4f
 # Exit status 0 only if every preset configured, built and passed.
 set -uo pipefail
@@ -11,7 +11,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(cortex-m0 cortex-m3 cortex-m4f cortex-m7 aarch64-linux armv7hf-linux)
+if [ ${#presets[@]} -eq 0 ]; then
+  while read -r p; do
+    [ -z "$p" ] || [[ "$p" == \#* ]] && continue
+    presets+=("$p")
+  done < targets/presets.txt
+fi
 
 summary=()
 failed=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per 13-50-1 prediction on Cortex-M targets (bare metal under QEMU, exact counts
-# from targets/tools/count-instructions.sh): (a) pbp_predict, (b) a plain float MLP forward pass
-# of the same shape with the weight means, (c) a 30-sample estimate (weights drawn per sample),
+# Instructions per 13-50-1 prediction on bare-metal targets (Cortex-M, RV32; under QEMU, exact
+# counts from targets/tools/count-instructions.sh): (a) pbp_predict, (b) a plain float MLP forward
+# pass of the same shape with the weight means, (c) a 30-sample estimate (weights drawn per sample),
 # all built with the preset's toolchain and the runtime's flags (tools/bench/predict_cost/).
 #   tools/bench/predict_cost_targets.sh [<boston.csv>] [preset...]   (default: cortex-m4f cortex-m0)
 # The model and 8 inputs come from the host tool (build/bench, built here if needed): trained on

@@ -17,7 +17,7 @@ void write_runner_inputs(const std::string& path, const std::vector<std::vector<
 
 struct RunnerOutput {
   std::vector<OutputBits> rows;
-  std::string board;  // from the Cortex-M board glue's "[board <name>] ..." line; empty elsewhere
+  std::string board;  // from the bare-metal board glue's "[board <name>] ..." line; empty elsewhere
 };
 
 // Parses the runner's output: lines "row <i> name=<8 hex digits> ..." in row order; other lines

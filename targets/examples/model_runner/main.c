@@ -2,7 +2,7 @@
  * host can check that the device computes the same bits (`pbp demo` does, through
  * targets/tools/run-on-device.sh).
  *
- * It reads two files from the current directory, over semihosting on the Cortex-M boards (QEMU
+ * It reads two files from the current directory, over semihosting on the bare-metal boards (QEMU
  * maps them to the host's files) and from the file system on Linux targets:
  *   model.pbp   the blob, at most PBP_RUNNER_MAX_BLOB_BYTES bytes
  *   inputs.f32  input rows, little-endian float32, input_count values per row

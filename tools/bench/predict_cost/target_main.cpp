@@ -1,4 +1,4 @@
-// predict_cost on a Cortex-M target (bare metal under QEMU): runs PREDICT_COST_ITERATIONS
+// predict_cost on a bare-metal target (Cortex-M, RV32 under QEMU): runs PREDICT_COST_ITERATIONS
 // predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _sample) over the inputs of the header
 // made by `predict_cost header`. predict_cost_targets.sh counts the instructions of the
 // 1-iteration and the N-iteration ELF and divides the difference by N - 1: the code is the same,

@@ -12,6 +12,11 @@
 #if (__ARM_FP & 8)
 #define PBP_MATH_HW_SQRT_DOUBLE 1
 #endif
+#elif defined(__riscv_fsqrt)  // RISC-V F (fsqrt.s), D (fsqrt.d)
+#define PBP_MATH_HW_SQRT_FLOAT 1
+#if __riscv_flen >= 64
+#define PBP_MATH_HW_SQRT_DOUBLE 1
+#endif
 #endif
 #ifndef PBP_MATH_HW_SQRT_FLOAT
 #define PBP_MATH_HW_SQRT_FLOAT 0
@@ -87,9 +92,9 @@ inline T sqrt_integer(T x) {
 }  // namespace detail
 
 /// Correctly rounded square root for T in {float, double}. Uses the FPU's sqrt instruction
-/// where the target has one (SSE2, AArch64, ARM VFP with the needed precision), otherwise an
-/// integer digit-by-digit root giving identical bits. sqrt(-0) = -0, sqrt(+inf) = +inf,
-/// sqrt(x<0) = quiet_nan<T>() (same bits on every target), NaN -> NaN. Accuracy: 0.5 ulp
+/// where the target has one (SSE2, AArch64, ARM VFP or RISC-V F/D with the needed precision),
+/// otherwise an integer digit-by-digit root giving identical bits. sqrt(-0) = -0, sqrt(+inf) =
+/// +inf, sqrt(x<0) = quiet_nan<T>() (same bits on every target), NaN -> NaN. Accuracy: 0.5 ulp
 /// (correctly rounded), all inputs incl. subnormals; tested bit-exact against the hardware.
 inline float sqrt(float x) {
 #if PBP_MATH_HW_SQRT_FLOAT
