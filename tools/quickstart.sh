@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh --demo
 cmake --preset host >/dev/null
-# Only what the demo runs: the pbp tool (67 of the tree's 160 units); tools/check.sh builds the rest.
-cmake --build --preset host --target pbp
+# Only what the demo runs, the pbp tool, and the Python module pbp_edge; tools/check.sh builds the rest.
+cmake --build --preset host --target pbp pbp_edge
 bash tools/scripts/fetch_datasets.sh build/datasets
 
 device=()
@@ -18,3 +18,4 @@ if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/n
   bash targets/tools/run-on-device.sh --preset cortex-m4f --build-only
 fi
 build/host/bin/pbp demo --out-dir build/demo --boston build/datasets/boston.csv "${device[@]}"
+echo "The Python module: PYTHONPATH=build/host/python /usr/bin/python3 -c 'import pbp_edge' (README, Python)"
