@@ -13,8 +13,9 @@ packages=(
   # <type_traits>, ...); the library itself is not needed: C++ objects link with the C driver.
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev picolibc-arm-none-eabi
   qemu-system-arm
-  # Linux targets under user-mode QEMU.
-  qemu-user g++-aarch64-linux-gnu g++-arm-linux-gnueabihf
+  # Linux targets under user-mode QEMU; googletest's sources for the host suite built for AArch64
+  # (preset host-aarch64: GoogleTest is compiled with the cross compiler, no multiarch needed).
+  qemu-user g++-aarch64-linux-gnu g++-arm-linux-gnueabihf googletest
   # Tools used by targets/tools (plugin build, size report).
   gcc make cmake
 )
