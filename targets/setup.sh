@@ -16,8 +16,9 @@ packages=(
   # RV32 bare metal (rv32imac, rv32imafc): GCC for riscv64-unknown-elf (multilib, rv32 included),
   # picolibc built for it (semihosting crt0 and I/O), and qemu-system-riscv32 from qemu-system-misc.
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
-  # Linux targets under user-mode QEMU.
-  qemu-user g++-aarch64-linux-gnu g++-arm-linux-gnueabihf
+  # Linux targets under user-mode QEMU; googletest's sources for the host suite built for AArch64
+  # (preset host-aarch64: GoogleTest is compiled with the cross compiler, no multiarch needed).
+  qemu-user g++-aarch64-linux-gnu g++-arm-linux-gnueabihf googletest
   # Tools used by targets/tools (plugin build, size report).
   gcc make cmake
 )

@@ -32,7 +32,7 @@ RunResult run_pbp(const std::vector<std::string>& arguments) {
       std::filesystem::temp_directory_path() / ("pbp_cli_run_" + std::to_string(::getpid()));
   const std::string out_file = scratch.string() + ".out";
   const std::string err_file = scratch.string() + ".err";
-  std::string command = shell_quote(PBP_BINARY_DIR "/bin/pbp");
+  std::string command = shell_quote(PBP_CLI_COMMAND);
   for (const std::string& argument : arguments) command.append(" ").append(shell_quote(argument));
   command.append(" </dev/null >").append(shell_quote(out_file));
   command.append(" 2>").append(shell_quote(err_file));

@@ -8,8 +8,9 @@
 namespace pbp::trainer {
 namespace {
 
-// log Phi(x) in long double (64-bit mantissa, exponent to 1e-4951): erfc does not underflow
-// before x ~ -100, and log1p keeps the upper tail's tiny deficit.
+// log Phi(x) in long double (x87 64-bit or, on AArch64, binary128 113-bit mantissa; exponent to
+// 1e-4951 in both): erfc does not underflow before x ~ -100, and log1p keeps the upper tail's
+// tiny deficit.
 double reference_log_phi(double x) {
   const long double t = static_cast<long double>(x) / std::sqrt(2.0L);
   if (x < 0.0) return static_cast<double>(std::log(0.5L * std::erfc(-t)));
