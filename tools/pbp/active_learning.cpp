@@ -1,5 +1,6 @@
 #include "active_learning.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "parallel.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/random.hpp"
+#include "variance_reduction.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -78,9 +80,18 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
     run.rmse.push_back(metric_value(metrics, "rmse"));
     run.loglik.push_back(metric_value(metrics, "loglik"));
     if (round == plan.rounds) return run;
-    const size_t chosen = strategy == Strategy::variance
-                              ? highest_variance(blob, data, pool)
-                              : static_cast<size_t>(picks.below(pool.size()));
+    size_t chosen = 0;
+    switch (strategy) {
+      case Strategy::variance:
+        chosen = highest_variance(blob, data, pool);
+        break;
+      case Strategy::variance_reduction:
+        chosen = largest_variance_reduction(model, data, pool);
+        break;
+      case Strategy::random:
+        chosen = static_cast<size_t>(picks.below(pool.size()));
+        break;
+    }
     run.picks.push_back(pool[chosen]);
     training.push_back(pool[chosen]);
     pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(chosen));
@@ -90,13 +101,42 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
 }  // namespace
 
 const char* strategy_name(Strategy strategy) {
-  return strategy == Strategy::variance ? "variance" : "random";
+  switch (strategy) {
+    case Strategy::variance:
+      return "variance";
+    case Strategy::variance_reduction:
+      return "variance-reduction";
+    case Strategy::random:
+      break;
+  }
+  return "random";
 }
 
 std::optional<Strategy> parse_strategy(const std::string& name) {
-  if (name == "variance") return Strategy::variance;
-  if (name == "random") return Strategy::random;
+  for (const Strategy s : {Strategy::variance, Strategy::variance_reduction, Strategy::random}) {
+    if (name == strategy_name(s)) return s;
+  }
   return std::nullopt;
+}
+
+std::optional<std::vector<Strategy>> parse_strategies(const std::string& text) {
+  if (text == "both") return std::vector<Strategy>{Strategy::variance, Strategy::random};
+  if (text == "all") {
+    return std::vector<Strategy>{Strategy::variance, Strategy::variance_reduction,
+                                 Strategy::random};
+  }
+  std::vector<Strategy> strategies;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = text.find(',', begin);
+    const auto one = parse_strategy(text.substr(begin, comma - begin));
+    if (!one || std::find(strategies.begin(), strategies.end(), *one) != strategies.end()) {
+      return std::nullopt;
+    }
+    strategies.push_back(*one);
+    if (comma == std::string::npos) return strategies;
+    begin = comma + 1;
+  }
 }
 
 std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,

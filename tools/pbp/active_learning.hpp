@@ -1,7 +1,7 @@
 // Active learning as in the PBP paper's section 5.4: each repeat splits the data at random into
 // a small training set, a test set and a pool; the model is trained from scratch, tested, and
-// one pool point at a time (the one of highest predictive variance, or a random one) moves to
-// the training set, followed by retraining and testing.
+// one pool point at a time (by the strategy: see Strategy) moves to the training set, followed by
+// retraining and testing.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -16,10 +16,18 @@
 
 namespace pbp::cli {
 
-enum class Strategy { variance, random };
+// Which pool row a round adds:
+//   variance:           the row of highest predictive variance (the paper's choice);
+//   variance_reduction: the row whose label would most reduce the pool's summed predictive
+//                       variance (variance_reduction.hpp);
+//   random:             one uniformly at random.
+enum class Strategy { variance, variance_reduction, random };
 
-const char* strategy_name(Strategy strategy);
+const char* strategy_name(Strategy strategy);  // "variance", "variance-reduction", "random"
 std::optional<Strategy> parse_strategy(const std::string& name);
+// A --strategy value: one name, "both" (variance and random), "all" (the three), or names
+// separated by commas, each at most once. nullopt if anything else.
+std::optional<std::vector<Strategy>> parse_strategies(const std::string& text);
 
 struct ActivePlan {
   size_t initial = 20;  // training rows before the first addition

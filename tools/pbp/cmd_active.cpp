@@ -20,7 +20,7 @@ constexpr uint64_t kMaxCount = 100'000;
 
 const char* const kUsage =
     "usage: pbp active --pool F.csv [--initial 20] [--test 100] [--rounds 9]\n"
-    "                  [--strategy variance|random|both] [--repeats 40] [--jobs N]\n"
+    "                  [--strategy S] [--repeats 40] [--jobs N]\n"
     "                  [training options] [--json]\n"
     "\n"
     "Active learning as in the PBP paper (section 5.4; it uses --hidden 10). Each repeat splits\n"
@@ -30,22 +30,27 @@ const char* const kUsage =
     "'pbp eval' does); then, --rounds times, one pool row moves to the training set, the model\n"
     "is retrained from scratch (inputs and targets standardised on the current training rows)\n"
     "and tested again: rounds + 1 evaluations in all. The strategy picks the row of highest\n"
-    "total predictive variance (the paper's choice: maximal entropy of p(y | x, D); the noise\n"
-    "variance is the same for every row, so it is also the row of highest epistemic variance)\n"
-    "or one uniformly at random; 'both' runs the two on the same splits. Everything derives\n"
+    "total predictive variance (variance, the paper's choice: maximal entropy of p(y | x, D);\n"
+    "the noise variance is the same for every row, so it is also the row of highest epistemic\n"
+    "variance), the row whose label would most reduce the predictive variance summed over the\n"
+    "pool (variance-reduction, Cohn's ALC: the network linearised at its weight means, the\n"
+    "pool's inputs only), or one uniformly at random (random). Several strategies, separated\n"
+    "by commas ('both' is variance,random; 'all' the three), run on the same splits. Everything "
+    "derives\n"
     "from --seed: each repeat's split, its training seed and its random picks are the same for\n"
     "every strategy, so round 0 agrees and the runs are reproducible.\n"
     "Prints, per round, the training rows and mean +- standard error (population std /\n"
-    "sqrt(repeats)) of the test RMSE and log-likelihood per strategy; with 'both', also of the\n"
-    "RMSE difference random - variance taken per repeat (paired, so the split's own difficulty\n"
-    "cancels).\n"
+    "sqrt(repeats)) of the test RMSE and log-likelihood per strategy; with random among them,\n"
+    "also of the RMSE difference random - S for every other strategy S, taken per repeat\n"
+    "(paired, so the split's own difficulty cancels).\n"
     "\n"
     "  --pool F          CSV with a header row (target: --target, default the last column),\n"
     "                    or IDX images with --labels\n"
     "  --initial N       training rows before the first addition (default: 20; at least 2)\n"
     "  --test N          test rows (default: 100)\n"
     "  --rounds N        pool rows added one at a time (default: 9)\n"
-    "  --strategy S      variance (default), random, or both\n"
+    "  --strategy S      variance (default), variance-reduction, random, both, all, or a\n"
+    "                    comma-separated list\n"
     "  --repeats N       random splits (default: 40)\n"
     "  --jobs N          repeats run in parallel (default: hardware threads)\n"
     "  --json            print one JSON object: {\"strategy\", \"repeats\", \"initial\",\n"
@@ -54,9 +59,10 @@ const char* const kUsage =
     "                    \"rmse_per_repeat\"}: lists with one value per test evaluation (the\n"
     "                    last after the final addition); per repeat, \"picks\" holds the\n"
     "                    0-based data rows added and \"rmse_per_repeat\" the test RMSEs.\n"
-    "                    With 'both': {\"variance\": {...}, \"random\": {...},\n"
-    "                    \"rmse_difference_mean\", \"rmse_difference_se\"}, the difference\n"
-    "                    random - variance taken per repeat (paired: the same split)\n"
+    "                    With several: {\"variance\": {...}, \"random\": {...}, ...}, and\n"
+    "                    with random among them, each other strategy's object also has\n"
+    "                    \"random_minus_rmse_mean\" and \"random_minus_rmse_se\": random - it,\n"
+    "                    taken per repeat (paired: the same split)\n"
     "training options (--seed is the seed of the whole experiment):\n";
 
 size_t count_option(const ParsedOptions& options, const std::string& name, uint64_t fallback,
@@ -75,13 +81,14 @@ ActivePlan active_plan(const ParsedOptions& options, const trainer::TrainOptions
   plan.repeats = count_option(options, "repeats", plan.repeats, 1);
   plan.seed = train.seed;
   const std::string strategy = options.text("strategy").value_or("variance");
-  if (strategy == "both") {
-    plan.strategies = {Strategy::variance, Strategy::random};
-  } else if (const auto one = parse_strategy(strategy)) {
-    plan.strategies = {*one};
-  } else {
-    throw UsageError("--strategy expects variance, random or both, got '" + strategy + "'");
+  const auto strategies = parse_strategies(strategy);
+  if (!strategies) {
+    throw UsageError(
+        "--strategy expects variance, variance-reduction, random, both, all or a "
+        "comma-separated list of distinct names, got '" +
+        strategy + "'");
   }
+  plan.strategies = *strategies;
   return plan;
 }
 
@@ -104,11 +111,19 @@ RoundSummary summarise(size_t repeats, size_t evaluations,
   return summary;
 }
 
-// Every figure the output shows: per strategy, and with two strategies their paired difference.
+// Every figure the output shows: per strategy, and each strategy's paired difference to random.
 struct ActiveSummary {
   std::vector<RoundSummary> rmse, loglik;  // per strategy
-  RoundSummary rmse_difference;            // runs[1] - runs[0] per repeat; empty unless 2
+  // Per strategy: random - it per repeat; empty for random itself, or with no random run.
+  std::vector<RoundSummary> random_minus_rmse;
 };
+
+// The index of the random strategy in the plan, or the strategy count.
+size_t random_index(const ActivePlan& plan) {
+  return static_cast<size_t>(
+      std::find(plan.strategies.begin(), plan.strategies.end(), Strategy::random) -
+      plan.strategies.begin());
+}
 
 ActiveSummary summarise(const ActivePlan& plan, const std::vector<std::vector<ActiveRun>>& runs) {
   const size_t evaluations = plan.rounds + 1;
@@ -121,10 +136,14 @@ ActiveSummary summarise(const ActivePlan& plan, const std::vector<std::vector<Ac
       return strategy[r].loglik[round];
     }));
   }
-  if (runs.size() == 2) {
-    summary.rmse_difference = summarise(plan.repeats, evaluations, [&](size_t r, size_t round) {
-      return runs[1][r].rmse[round] - runs[0][r].rmse[round];
-    });
+  const size_t random = random_index(plan);
+  summary.random_minus_rmse.resize(runs.size());
+  for (size_t s = 0; s < runs.size() && random < runs.size(); ++s) {
+    if (s == random) continue;
+    summary.random_minus_rmse[s] =
+        summarise(plan.repeats, evaluations, [&](size_t r, size_t round) {
+          return runs[random][r].rmse[round] - runs[s][r].rmse[round];
+        });
   }
   return summary;
 }
@@ -146,8 +165,8 @@ std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSumma
     picks.push_back(number_list(std::vector<double>(run.picks.begin(), run.picks.end())));
     rmse.push_back(number_list(run.rmse));
   }
-  return JsonObject()
-      .add_raw("strategy", json_string(strategy_name(plan.strategies[s])))
+  JsonObject object;
+  object.add_raw("strategy", json_string(strategy_name(plan.strategies[s])))
       .add("repeats", static_cast<double>(plan.repeats))
       .add("initial", static_cast<double>(plan.initial))
       .add("test", static_cast<double>(plan.test))
@@ -160,8 +179,13 @@ std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSumma
       .add_raw("loglik_mean", number_list(summary.loglik[s].mean))
       .add_raw("loglik_se", number_list(summary.loglik[s].standard_error))
       .add_raw("picks", json_array(picks))
-      .add_raw("rmse_per_repeat", json_array(rmse))
-      .str();
+      .add_raw("rmse_per_repeat", json_array(rmse));
+  const RoundSummary& difference = summary.random_minus_rmse[s];
+  if (!difference.mean.empty()) {
+    object.add_raw("random_minus_rmse_mean", number_list(difference.mean))
+        .add_raw("random_minus_rmse_se", number_list(difference.standard_error));
+  }
+  return object.str();
 }
 
 void print_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summary,
@@ -170,17 +194,14 @@ void print_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summar
     std::cout << strategy_json(plan, pool, summary, runs, 0) << "\n";
     return;
   }
-  JsonObject both;
+  JsonObject several;
   for (size_t s = 0; s < runs.size(); ++s) {
-    both.add_raw(strategy_name(plan.strategies[s]), strategy_json(plan, pool, summary, runs, s));
+    several.add_raw(strategy_name(plan.strategies[s]), strategy_json(plan, pool, summary, runs, s));
   }
-  both.add_raw("rmse_difference_mean", number_list(summary.rmse_difference.mean))
-      .add_raw("rmse_difference_se", number_list(summary.rmse_difference.standard_error));
-  std::cout << both.str() << "\n";
+  std::cout << several.str() << "\n";
 }
 
 void print_table(const ActivePlan& plan, const ActiveSummary& summary) {
-  const bool paired = !summary.rmse_difference.mean.empty();
   char cell[96];
   std::string text = "round  train";
   for (const Strategy strategy : plan.strategies) {
@@ -189,7 +210,13 @@ void print_table(const ActivePlan& plan, const ActiveSummary& summary) {
                   (name + " loglik").c_str());
     text += cell;
   }
-  text += paired ? "  rmse random - variance\n" : "\n";
+  for (size_t s = 0; s < plan.strategies.size(); ++s) {
+    if (summary.random_minus_rmse[s].mean.empty()) continue;
+    std::snprintf(cell, sizeof cell, "  %-17s",
+                  (std::string("rmse random - ") + strategy_name(plan.strategies[s])).c_str());
+    text += cell;
+  }
+  text += "\n";
   for (size_t round = 0; round <= plan.rounds; ++round) {
     std::snprintf(cell, sizeof cell, "%5zu  %5zu", round, plan.initial + round);
     text += cell;
@@ -199,9 +226,10 @@ void print_table(const ActivePlan& plan, const ActiveSummary& summary) {
                     summary.loglik[s].mean[round], summary.loglik[s].standard_error[round]);
       text += cell;
     }
-    if (paired) {
-      std::snprintf(cell, sizeof cell, "  %7.4f +- %6.4f", summary.rmse_difference.mean[round],
-                    summary.rmse_difference.standard_error[round]);
+    for (const RoundSummary& difference : summary.random_minus_rmse) {
+      if (difference.mean.empty()) continue;
+      std::snprintf(cell, sizeof cell, "  %7.4f +- %6.4f", difference.mean[round],
+                    difference.standard_error[round]);
       text += cell;
     }
     text += "\n";
@@ -212,10 +240,12 @@ void print_table(const ActivePlan& plan, const ActiveSummary& summary) {
             fixed(summary.rmse[s].mean.back(), 4) + " +- " +
             fixed(summary.rmse[s].standard_error.back(), 4);
   }
-  if (paired) {
-    text +=
-        "; random - variance, paired by repeat: " + fixed(summary.rmse_difference.mean.back(), 4) +
-        " +- " + fixed(summary.rmse_difference.standard_error.back(), 4);
+  for (size_t s = 0; s < plan.strategies.size(); ++s) {
+    const RoundSummary& difference = summary.random_minus_rmse[s];
+    if (difference.mean.empty()) continue;
+    text += std::string("; random - ") + strategy_name(plan.strategies[s]) +
+            ", paired by repeat: " + fixed(difference.mean.back(), 4) + " +- " +
+            fixed(difference.standard_error.back(), 4);
   }
   std::cout << text << "\n";
 }

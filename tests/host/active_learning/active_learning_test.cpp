@@ -84,7 +84,8 @@ TEST_F(ActiveLearning, JsonShapeAndWhatEachStrategyPicks) {
   }
   EXPECT_EQ(json_value(variance, "strategy"), "\"variance\"");
   EXPECT_EQ(json_value(random, "strategy"), "\"random\"");
-  EXPECT_EQ(json_items(json_value(both.out, "rmse_difference_mean")).size(), 4u);
+  EXPECT_EQ(json_items(json_value(variance, "random_minus_rmse_mean")).size(), 4u);
+  EXPECT_EQ(random.find("random_minus_rmse"), std::string::npos) << random;
 
   // Round 0 comes before any pick: the same split and training seed give the same models.
   const auto round0 = [](const std::string& strategy) {
@@ -95,7 +96,7 @@ TEST_F(ActiveLearning, JsonShapeAndWhatEachStrategyPicks) {
     return first;
   };
   EXPECT_EQ(round0(variance), round0(random));
-  EXPECT_EQ(json_items(json_value(both.out, "rmse_difference_mean")).at(0), "0");
+  EXPECT_EQ(json_items(json_value(variance, "random_minus_rmse_mean")).at(0), "0");
 
   // The variance strategy's first pick is always one of the far points; the random one's not.
   size_t random_far = 0;
@@ -123,6 +124,30 @@ TEST_F(ActiveLearning, DeterministicAndIndependentOfThreadsAndStrategyMix) {
   EXPECT_NE(json_value(other_seed.out, "picks"), json_value(alone.out, "picks"));
 }
 
+TEST_F(ActiveLearning, AllStrategiesOnTheSameSplits) {
+  write_file(path("d.csv"), far_points_csv());
+  const RunResult all = active(path("d.csv"), {"--strategy", "all", "--json"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const RunResult listed = active(
+      path("d.csv"), {"--strategy", "variance,variance-reduction,random", "--json", "--jobs", "1"});
+  EXPECT_EQ(all.out, listed.out);
+  const std::string reduction = json_value(all.out, "variance-reduction");
+  EXPECT_EQ(json_value(reduction, "strategy"), "\"variance-reduction\"");
+  EXPECT_EQ(json_items(json_value(reduction, "random_minus_rmse_mean")).size(), 4u);
+  EXPECT_EQ(json_value(all.out, "variance"),
+            json_value(active(path("d.csv"), {"--strategy", "both", "--json"}).out, "variance"));
+  // Each repeat's three picks are distinct pool rows.
+  for (const std::string& repeat : json_items(json_value(reduction, "picks"))) {
+    const std::vector<std::string> picks = json_items(repeat);
+    ASSERT_EQ(picks.size(), 3u);
+    EXPECT_TRUE(picks[0] != picks[1] && picks[1] != picks[2] && picks[0] != picks[2]) << repeat;
+  }
+  // Alone, it needs no random run and gives the same picks.
+  const RunResult alone = active(path("d.csv"), {"--strategy", "variance-reduction", "--json"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(json_value(alone.out, "picks"), json_value(reduction, "picks"));
+}
+
 TEST_F(ActiveLearning, TablePerRound) {
   write_file(path("d.csv"), far_points_csv());
   const RunResult table = active(path("d.csv"), {"--strategy", "both"});
@@ -147,8 +172,12 @@ TEST_F(ActiveLearning, OptionErrors) {
   };
   const std::string d = path("d.csv");
   expect_error(run_pbp({"active"}), 2, "pbp active: missing required option --pool");
-  expect_error(active(d, {"--strategy", "greedy"}), 2,
-               "--strategy expects variance, random or both, got 'greedy'");
+  for (const char* bad : {"greedy", "variance,greedy", "random,random", "variance,", ""}) {
+    expect_error(active(d, {"--strategy", bad}), 2,
+                 "--strategy expects variance, variance-reduction, random, both, all or a "
+                 "comma-separated list of distinct names, got '" +
+                     std::string(bad) + "'");
+  }
   expect_error(active(d, {"--task", "binary"}), 2, "it needs --task regression");
   expect_error(run_pbp({"active", "--pool", d, "--initial", "1"}), 2,
                "--initial must be between 2 and 100000");
