@@ -33,8 +33,8 @@ TiltedMoments laplace_tilted(double cavity_mean, double cavity_variance, double 
 // The joint tilted distribution N(w | m, v) N(phi | mu, s2) L(w | 0, b(phi)), b = exp(phi/2)/sqrt
 // 2: log Z and the marginal moments of w and phi, by trapezoidal quadrature over phi (exponentially
 // accurate for this smooth integrand), placed on the tilted density itself in up to three passes:
-// the first grid spans the cavity's +-12 sd, the next the previous pass's +-12 sd of the tilted
-// (65 nodes each).
+// the first grid spans the cavity's +-10 sd, the next the previous pass's +-10 sd of the tilted
+// (41 nodes each), until the tilted's mean and sd are those the grid was placed with.
 // ok = false if the tilted has mass at the last grid's ends (the grid did not hold it) or a moment
 // is not finite and positive where it must be.
 struct ScaleTiltedMoments {
