@@ -98,6 +98,7 @@ def test_parameters(regression):
         (dict(threads=3), r"threads must be in 1\.\.2, got 3"),
         (dict(prior="strong"), "prior must be one of"),
         (dict(prior="ard", algorithm="ebp"), "the ARD prior needs PBP"),
+        (dict(prior="laplace", algorithm="ebp"), "the Laplace prior needs PBP"),
     ]
     for params, message in cases:
         with pytest.raises(ValueError, match=message):

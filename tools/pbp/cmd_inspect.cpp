@@ -33,7 +33,8 @@ const char* const kUsage =
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
     "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
     "           without training ranges), target_mean, target_std, metadata; for\n"
-    "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma.\n"
+    "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma;\n"
+    "           for a Laplace model (--prior laplace) input_relevance and laplace_scale.\n"
     "           Only regression uses noise_gamma, target_mean and target_std: other tasks'\n"
     "           blobs hold placeholders there (runtime/FORMAT.md)\n"
     "\n"
@@ -41,7 +42,11 @@ const char* const kUsage =
     "input's first-layer weights under its learned Gamma(a, b), relative to the largest input's\n"
     "(1 = most relevant; an input the data does not use is shrunk towards 0). It measures the\n"
     "scale of the input's weights, which grows with how nonlinear the target is in it: an\n"
-    "input with a purely linear effect needs only small weights and can rank low.\n";
+    "input with a purely linear effect needs only small weights and can rank low.\n"
+    "\n"
+    "A Laplace model's one common scale says nothing per input: its input relevance is the\n"
+    "mean square E[w^2] = m^2 + v of the input's first-layer weights over the hidden units,\n"
+    "relative to the largest input's (the prior shrinks the weights of an unused input).\n";
 
 // Shortest text that reads back as the same float.
 std::string float_text(float value) {
@@ -125,6 +130,21 @@ std::optional<std::vector<trainer::Gamma>> input_priors(const std::string& path,
   }
 }
 
+// The learned q(phi) of a Laplace input-prior model (metadata input_laplace_scale), if any.
+std::optional<trainer::LaplaceScale> laplace_scale(const std::string& path, const pbp_model& m) {
+  try {
+    return trainer::read_laplace_scale({m.metadata, m.metadata_size});
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ": invalid metadata: " + e.what());
+  }
+}
+
+std::vector<trainer::WeightRelevance> layer0_relevance(const pbp_model& m) {
+  const pbp_layer& first = m.layers[0];
+  const size_t weights = size_t{first.outputs} * (first.inputs + 1u);
+  return trainer::weight_relevance({first.mean, weights}, {first.variance, weights}, first.inputs);
+}
+
 std::string feature_label(const std::vector<std::string>& names, uint32_t input) {
   return input < names.size() ? names[input] : "input " + std::to_string(input);
 }
@@ -177,6 +197,45 @@ void print_relevance(const std::vector<trainer::Gamma>& priors,
     row(feature_label(names, r.input), general(r.relevance, 4), r.gamma);
   }
   row("(bias)", "", priors.back());
+}
+
+std::string laplace_relevance_json(const pbp_model& m, const std::vector<std::string>& names) {
+  std::vector<std::string> items;
+  for (const trainer::WeightRelevance& r : layer0_relevance(m)) {
+    items.push_back(JsonObject()
+                        .add_raw("feature", json_string(feature_label(names, r.input)))
+                        .add("input", r.input)
+                        .add("mean_square_weight", r.mean_square)
+                        .add("relevance", r.relevance)
+                        .str());
+  }
+  return json_array(items);
+}
+
+// A Laplace model: its common scale, then each input's first-layer weights' mean square.
+void print_laplace_relevance(const pbp_model& m, const trainer::LaplaceScale& scale,
+                             const std::vector<std::string>& names) {
+  const std::vector<trainer::WeightRelevance> inputs = layer0_relevance(m);
+  std::printf(
+      "Laplace prior on layer 0's input weights: variance 2b^2 = exp(phi), q(phi) = N(%s, %s):\n"
+      "  variance exp(mean) = %s (scale b %s)\n",
+      float_text(static_cast<float>(scale.mean)).c_str(),
+      float_text(static_cast<float>(scale.variance)).c_str(),
+      general(std::exp(scale.mean), 6).c_str(),
+      general(std::sqrt(std::exp(scale.mean) / 2), 6).c_str());
+  size_t width = 7;  // "feature"
+  for (const trainer::WeightRelevance& r : inputs) {
+    width = std::max(width, feature_label(names, r.input).size());
+  }
+  std::printf(
+      "input relevance (Laplace): E[w^2] = m^2 + v of each input's first-layer weights, mean\n"
+      "  over the hidden units, relative to the largest (1 = most relevant)\n");
+  std::printf("  %-*s  %9s  %12s\n", static_cast<int>(width), "feature", "relevance", "E[w^2]");
+  for (const trainer::WeightRelevance& r : inputs) {
+    std::printf("  %-*s  %9s  %12s\n", static_cast<int>(width),
+                feature_label(names, r.input).c_str(), general(r.relevance, 4).c_str(),
+                general(r.mean_square, 6).c_str());
+  }
 }
 
 std::string sections_json(const pbp_model& m) {
@@ -257,6 +316,14 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
     json.add_raw("input_relevance", relevance_json(*priors, feature_names(model)))
         .add_raw("bias_prior_gamma", gamma_json(priors->back().a, priors->back().b));
   }
+  if (const auto scale = laplace_scale(path, m)) {
+    json.add_raw("input_relevance", laplace_relevance_json(m, feature_names(model)))
+        .add_raw("laplace_scale",
+                 JsonObject()
+                     .add_raw("phi_mean", float_text(static_cast<float>(scale->mean)))
+                     .add_raw("phi_variance", float_text(static_cast<float>(scale->variance)))
+                     .str());
+  }
   return json.str();
 }
 
@@ -313,6 +380,7 @@ void print_output(const pbp_model& m) {
 void print_summary(const std::string& path, const pbp::Model& model) {
   const pbp_model& m = model.view();
   const std::optional<std::vector<trainer::Gamma>> priors = input_priors(path, m);
+  const std::optional<trainer::LaplaceScale> scale = laplace_scale(path, m);
   std::printf("%s: pbp model blob, format v%u, %u bytes, CRC-32 0x%08x (ok)\n", path.c_str(),
               fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
   std::printf("task:       %s, %u inputs, %u output%s\n", task_name(m.task), m.input_count,
@@ -332,7 +400,9 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   print_output(m);
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
               float_text(m.prior_b).c_str(),
-              priors ? " beyond layer 0; per input below (ARD)" : "");
+              priors  ? " beyond layer 0; per input below (ARD)"
+              : scale ? " beyond layer 0's input weights; Laplace on those (below)"
+                      : "");
   std::printf("workspace:  %u bytes per prediction\n", m.workspace_bytes);
   if (m.name.length) std::printf("name:       %s\n", text(m.name).c_str());
   if (m.target_name.length) std::printf("target name: %s\n", text(m.target_name).c_str());
@@ -348,6 +418,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   if (m.notes.length) std::printf("notes:      %s\n", text(m.notes).c_str());
   print_ranges(m, names);
   if (priors) print_relevance(*priors, names);
+  if (scale) print_laplace_relevance(m, *scale, names);
 }
 
 }  // namespace

@@ -91,7 +91,11 @@ const char* const kTrainingOptionsHelp =
     "                       its prior mean); default: learned for regression and count,\n"
     "                       fixed for binary and multiclass, where learning it is unstable;\n"
     "                       or ard: learned, with one prior precision per input on its\n"
-    "                       first-layer weights (pbp inspect shows each input's relevance)\n"
+    "                       first-layer weights (pbp inspect shows each input's relevance);\n"
+    "                       or laplace: the EP paper's sparsity-promoting Laplace prior on\n"
+    "                       the first layer's input weights, their common variance learned\n"
+    "                       by EP as a Gaussian on its log (one site per weight); deeper\n"
+    "                       weights keep the learned Gaussian prior\n"
     "  --inference I        adf (default: PBP's assumed density filtering, every epoch counts\n"
     "                       the data again) or sep (stochastic EP: one averaged factor, the\n"
     "                       data counted once however many epochs run; broader posteriors)\n"
@@ -136,14 +140,17 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
     train.algorithm = *algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
   }
   if (const auto prior = options.text("prior")) {
-    if (*prior != "learned" && *prior != "fixed" && *prior != "ard") {
-      throw UsageError("--prior expects learned, fixed or ard, got '" + *prior + "'");
+    if (*prior != "learned" && *prior != "fixed" && *prior != "ard" && *prior != "laplace") {
+      throw UsageError("--prior expects learned, fixed, ard or laplace, got '" + *prior + "'");
     }
-    train.prior = *prior == "fixed" ? trainer::PriorMode::fixed
-                  : *prior == "ard" ? trainer::PriorMode::ard
-                                    : trainer::PriorMode::learned;
-    if (train.prior == trainer::PriorMode::ard && train.algorithm == trainer::Algorithm::ebp) {
-      throw UsageError("--prior ard goes with --algorithm pbp (EBP keeps the prior fixed)");
+    train.prior = *prior == "fixed"     ? trainer::PriorMode::fixed
+                  : *prior == "ard"     ? trainer::PriorMode::ard
+                  : *prior == "laplace" ? trainer::PriorMode::laplace
+                                        : trainer::PriorMode::learned;
+    if ((train.prior == trainer::PriorMode::ard || train.prior == trainer::PriorMode::laplace) &&
+        train.algorithm == trainer::Algorithm::ebp) {
+      throw UsageError("--prior " + *prior +
+                       " goes with --algorithm pbp (EBP keeps the prior fixed)");
     }
   }
   if (const auto inference = options.text("inference")) {

@@ -64,8 +64,8 @@ class BlobReader {
   uint32_t section_length_[fmt::kKnownSectionTypes + 1] = {};
 };
 
-// The metadata entries into model.metadata, and the ARD input priors into model.input_priors
-// (after the layers: their count is the model's inputs).
+// The metadata entries into model.metadata, the ARD input priors into model.input_priors (after
+// the layers: their count is the model's inputs) and a Laplace model's q(phi).
 void read_metadata(const BlobReader& blob, Model& model) {
   Metadata& metadata = model.metadata;
   const uint32_t start = blob.section(fmt::SectionType::metadata);
@@ -93,6 +93,12 @@ void read_metadata(const BlobReader& blob, Model& model) {
       case fmt::MetadataKey::input_prior_precision:
         if (!model.input_priors.empty()) throw std::invalid_argument("input priors appear twice");
         model.input_priors = decode_input_priors(blob.bytes(value, length), model.input_count());
+        break;
+      case fmt::MetadataKey::input_laplace_scale:
+        if (model.input_laplace_scale) {
+          throw std::invalid_argument("the Laplace prior's scale appears twice");
+        }
+        model.input_laplace_scale = decode_laplace_scale(blob.bytes(value, length));
         break;
     }
     at = value + fmt::padded_to_4(length);

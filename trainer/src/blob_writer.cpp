@@ -140,7 +140,8 @@ void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value
 bool has_metadata(const Model& model) {
   const Metadata& m = model.metadata;
   return !m.name.empty() || !m.target_name.empty() || !m.notes.empty() || m.training_rows != 0 ||
-         !m.feature_names.empty() || !model.input_priors.empty();
+         !m.feature_names.empty() || !model.input_priors.empty() ||
+         model.input_laplace_scale.has_value();
 }
 
 void put_metadata(ByteWriter& out, const Model& model) {
@@ -169,6 +170,15 @@ void put_metadata(ByteWriter& out, const Model& model) {
     }
     put_metadata_entry(out, Key::input_prior_precision, priors.data(), priors.size());
   }
+  if (model.input_laplace_scale) {
+    std::vector<uint8_t> scale;
+    try {
+      scale = encode_laplace_scale(*model.input_laplace_scale);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("write_blob: ") + e.what());
+    }
+    put_metadata_entry(out, Key::input_laplace_scale, scale.data(), scale.size());
+  }
 }
 
 }  // namespace
@@ -194,8 +204,8 @@ std::vector<uint8_t> write_blob(const Model& model) {
 
   const fmt::Likelihood likelihood = blob_likelihood(model);
   const bool scaled = likelihood == fmt::Likelihood::gaussian_epistemic_scaled;
-  const size_t model_at = out.reserve(scaled ? fmt::model_section::kSizeWithEpistemicScale
-                                             : fmt::model_section::kSize);
+  const size_t model_at =
+      out.reserve(scaled ? fmt::model_section::kSizeWithEpistemicScale : fmt::model_section::kSize);
   out.put_u32(model_at + fmt::model_section::kLikelihood, static_cast<uint32_t>(likelihood));
   if (scaled) {
     out.put_f32(model_at + fmt::model_section::kEpistemicScale,

@@ -75,28 +75,104 @@ std::vector<Gamma> decode_input_priors(std::span<const uint8_t> value, uint32_t 
   return priors;
 }
 
-std::optional<std::vector<Gamma>> read_input_priors(std::span<const uint8_t> metadata,
-                                                    uint32_t input_count) {
-  std::optional<std::vector<Gamma>> priors;
+namespace {
+
+// The value of the one entry with `key` in a metadata section, if any; throws std::runtime_error
+// if an entry does not fit or the key appears twice.
+std::optional<std::span<const uint8_t>> find_entry(std::span<const uint8_t> metadata,
+                                                   fmt::MetadataKey key, const char* name) {
+  std::optional<std::span<const uint8_t>> found;
   size_t offset = 0;
   while (offset < metadata.size()) {
     if (metadata.size() - offset < fmt::metadata_entry::kHeaderSize) {
       throw std::runtime_error("a metadata entry does not fit in its section");
     }
     const uint8_t* entry = metadata.data() + offset;
-    const uint32_t key = fmt::load_u32(entry + fmt::metadata_entry::kKey);
+    const uint32_t entry_key = fmt::load_u32(entry + fmt::metadata_entry::kKey);
     const uint64_t length = fmt::load_u32(entry + fmt::metadata_entry::kLength);
     const uint64_t padded = (length + 3u) & ~uint64_t{3};
     if (padded > metadata.size() - offset - fmt::metadata_entry::kHeaderSize) {
       throw std::runtime_error("a metadata entry does not fit in its section");
     }
     offset += fmt::metadata_entry::kHeaderSize + padded;
-    if (key != static_cast<uint32_t>(fmt::MetadataKey::input_prior_precision)) continue;
-    if (priors) throw std::runtime_error("input_prior_precision appears twice");
-    priors = decode_input_priors(
-        {entry + fmt::metadata_entry::kHeaderSize, static_cast<size_t>(length)}, input_count);
+    if (entry_key != static_cast<uint32_t>(key)) continue;
+    if (found) throw std::runtime_error(std::string(name) + " appears twice");
+    found = std::span<const uint8_t>(entry + fmt::metadata_entry::kHeaderSize,
+                                     static_cast<size_t>(length));
   }
-  return priors;
+  return found;
+}
+
+bool finite(float x) {
+  return x - x == 0.0f;
+}
+
+}  // namespace
+
+std::vector<WeightRelevance> weight_relevance(std::span<const float> mean,
+                                              std::span<const float> variance, uint32_t inputs) {
+  const size_t row = size_t{inputs} + 1;
+  if (mean.size() != variance.size() || mean.size() % row != 0 || mean.empty()) {
+    throw std::invalid_argument("weight_relevance: layer 0's sizes do not match its inputs");
+  }
+  const size_t units = mean.size() / row;
+  std::vector<WeightRelevance> result(inputs);
+  double largest = 0.0;
+  for (uint32_t k = 0; k < inputs; ++k) {
+    double sum = 0.0;
+    for (size_t unit = 0; unit < units; ++unit) {
+      const double m = mean[unit * row + k];
+      sum += m * m + static_cast<double>(variance[unit * row + k]);
+    }
+    result[k] = {k, sum / static_cast<double>(units), 0.0};
+    largest = std::max(largest, result[k].mean_square);
+  }
+  for (WeightRelevance& r : result) r.relevance = largest > 0.0 ? r.mean_square / largest : 0.0;
+  std::stable_sort(
+      result.begin(), result.end(),
+      [](const WeightRelevance& x, const WeightRelevance& y) { return x.relevance > y.relevance; });
+  return result;
+}
+
+std::vector<uint8_t> encode_laplace_scale(const LaplaceScale& scale) {
+  const float mean = static_cast<float>(scale.mean);
+  const float variance = static_cast<float>(scale.variance);
+  if (!(finite(mean) && finite(variance) && variance > 0.0f)) {
+    throw std::invalid_argument(
+        "the Laplace prior's scale is not a finite mean and a finite variance > 0 in float32");
+  }
+  std::vector<uint8_t> value(fmt::laplace_scale_record::kSize);
+  fmt::store_f32(value.data() + fmt::laplace_scale_record::kMean, mean);
+  fmt::store_f32(value.data() + fmt::laplace_scale_record::kVariance, variance);
+  return value;
+}
+
+LaplaceScale decode_laplace_scale(std::span<const uint8_t> value) {
+  if (value.size() != fmt::laplace_scale_record::kSize) {
+    throw std::runtime_error("input_laplace_scale holds " + std::to_string(value.size()) +
+                             " bytes, not 8 (the mean and variance of q(phi))");
+  }
+  const float mean = fmt::load_f32(value.data() + fmt::laplace_scale_record::kMean);
+  const float variance = fmt::load_f32(value.data() + fmt::laplace_scale_record::kVariance);
+  if (!(finite(mean) && finite(variance) && variance > 0.0f)) {
+    throw std::runtime_error("input_laplace_scale is not a finite mean and variance > 0");
+  }
+  return {mean, variance};
+}
+
+std::optional<LaplaceScale> read_laplace_scale(std::span<const uint8_t> metadata) {
+  const auto value =
+      find_entry(metadata, fmt::MetadataKey::input_laplace_scale, "input_laplace_scale");
+  if (!value) return std::nullopt;
+  return decode_laplace_scale(*value);
+}
+
+std::optional<std::vector<Gamma>> read_input_priors(std::span<const uint8_t> metadata,
+                                                    uint32_t input_count) {
+  const auto value =
+      find_entry(metadata, fmt::MetadataKey::input_prior_precision, "input_prior_precision");
+  if (!value) return std::nullopt;
+  return decode_input_priors(*value, input_count);
 }
 
 }  // namespace pbp::trainer

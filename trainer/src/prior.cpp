@@ -25,6 +25,16 @@ PriorGroups input_prior_groups(const std::vector<Layer>& layers) {
   return groups;
 }
 
+PriorGroups laplace_prior_groups(const std::vector<Layer>& layers) {
+  PriorGroups groups = shared_prior_groups(layers);
+  if (layers.empty()) return groups;
+  const Layer& first = layers.front();
+  for (size_t i = 0; i < first.mean.size(); ++i) {
+    if (i % first.row_length() != first.inputs) groups.of_weight[0][i] = kNotGaussianPrior;
+  }
+  return groups;
+}
+
 PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma& prior,
                                    FactorStart start) {
   PriorFactors factors(layers.size());
@@ -106,6 +116,7 @@ PriorRefinement refine_prior(std::vector<Layer>& layers, std::span<Gamma> priors
       throw std::invalid_argument("refine_prior: the prior groups do not match the layers");
     }
     for (size_t i = 0; i < layer.mean.size(); ++i) {
+      if (group[i] == kNotGaussianPrior) continue;
       if (group[i] >= priors.size()) throw std::invalid_argument("refine_prior: no such group");
       ++result.attempted;
       if (!refine_prior_factor(layer.mean[i], layer.variance[i], priors[group[i]], factors[l][i],

@@ -11,6 +11,7 @@
 #include "pbp/trainer/adf.hpp"
 #include "pbp/trainer/averaged_sites.hpp"
 #include "pbp/trainer/iterate_average.hpp"
+#include "pbp/trainer/laplace_prior.hpp"
 #include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
@@ -83,6 +84,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   if (options.prior == PriorMode::ard && options.algorithm == Algorithm::ebp) {
     throw std::invalid_argument("the ARD prior needs PBP: EBP keeps the prior fixed");
   }
+  if (options.prior == PriorMode::laplace && options.algorithm == Algorithm::ebp) {
+    throw std::invalid_argument("the Laplace prior needs PBP: EBP keeps the prior fixed");
+  }
   if (options.inference == Inference::sep && options.algorithm == Algorithm::ebp) {
     throw std::invalid_argument("SEP needs PBP: EBP keeps the variances fixed");
   }
@@ -119,9 +123,10 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
                                 model.prior, random, unit_means);
   const bool ard = options.prior == PriorMode::ard;
+  const bool laplace = options.prior == PriorMode::laplace;
   const bool ebp = options.algorithm == Algorithm::ebp;
   const bool learn_prior =
-      !ebp && (options.prior == PriorMode::learned || ard ||
+      !ebp && (options.prior == PriorMode::learned || ard || laplace ||
                (options.prior == PriorMode::automatic &&
                 (options.task == Task::regression || options.task == Task::count)));
   // The random start is not data: kept out of every cavity, or the EP sweeps read it as data,
@@ -133,10 +138,19 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
                                    : learn_prior ? FactorStart::start_site
                                                  : FactorStart::zero_mean;
   PriorFactors factors = initial_prior_factors(model.layers, model.prior, factor_start);
-  const PriorGroups groups =
-      ard ? input_prior_groups(model.layers) : shared_prior_groups(model.layers);
+  const PriorGroups groups = ard       ? input_prior_groups(model.layers)
+                             : laplace ? laplace_prior_groups(model.layers)
+                                       : shared_prior_groups(model.layers);
   std::vector<Gamma> priors(groups.count, model.prior);  // group 0 is model.prior
   if (ard) model.input_priors.assign(priors.begin() + 1, priors.end());
+  // The Laplace weights start as every other weight: q(phi)'s mean is the shared prior's log
+  // variance, the variance their factors start with (initial_prior_factors).
+  std::optional<LaplacePrior> laplace_prior;
+  if (laplace) {
+    laplace_prior = initial_laplace_prior(model.layers.front(), model.prior.variance_estimate());
+    model.input_laplace_scale = laplace_prior->q;
+  }
+  const double damping = ard || laplace ? kArdDamping : kUndamped;
   AdfWorkspace workspace(model.layers, options.threads);
   // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
   const std::unique_ptr<Likelihood> likelihood =
@@ -182,8 +196,12 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     if (average) average->add(workspace);  // the epoch's last q
     workspace.store(model.layers);
     if (learn_prior) {
-      const PriorRefinement refined =
-          refine_prior(model.layers, priors, groups, factors, ard ? kArdDamping : kUndamped);
+      PriorRefinement refined = refine_prior(model.layers, priors, groups, factors, damping);
+      if (laplace_prior) {
+        refine_laplace_prior(model.layers.front(), factors.front(), *laplace_prior, damping,
+                             refined);
+        model.input_laplace_scale = laplace_prior->q;
+      }
       model.prior = priors[0];
       if (ard) model.input_priors.assign(priors.begin() + 1, priors.end());
       workspace.load(model.layers);

@@ -174,6 +174,9 @@ enum class MetadataKey : uint32_t {
   // ARD models: input_count + 1 input_prior_records, at most once. Read by the tools (pbp
   // inspect), not by the runtime, which skips it: prediction does not need it.
   input_prior_precision = 6,
+  // Laplace input-prior models: one input_laplace_scale record, at most once. Read by the tools,
+  // skipped by the runtime like input_prior_precision.
+  input_laplace_scale = 7,
 };
 
 // The value of MetadataKey::input_prior_precision: Gamma(a, b) on the prior precision of layer
@@ -183,6 +186,14 @@ inline constexpr uint32_t kA = 0;  // f32, finite, > 1
 inline constexpr uint32_t kB = 4;  // f32, finite, > 0
 inline constexpr uint32_t kSize = 8;
 }  // namespace input_prior_record
+
+// The value of MetadataKey::input_laplace_scale: q(phi) = N(mean, variance), the posterior of
+// phi = log of the Laplace prior's variance shared by layer 0's input weights (not its bias).
+namespace laplace_scale_record {
+inline constexpr uint32_t kMean = 0;      // f32, finite
+inline constexpr uint32_t kVariance = 4;  // f32, finite, > 0
+inline constexpr uint32_t kSize = 8;
+}  // namespace laplace_scale_record
 
 inline constexpr uint32_t padded_to_4(uint32_t n) {
   return (n + 3u) & ~3u;

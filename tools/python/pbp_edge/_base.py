@@ -83,7 +83,8 @@ class PBPEstimator:
             result = _core.train(
                 X, y, task=task, classes=classes, seed=check_int("seed", self.seed, 0, 2**64 - 1),
                 algorithm=check_choice("algorithm", self.algorithm, ("pbp", "ebp")),
-                prior=check_choice("prior", self.prior, ("auto", "learned", "fixed", "ard")),
+                prior=check_choice("prior", self.prior,
+                                   ("auto", "learned", "fixed", "ard", "laplace")),
                 inference=check_choice("inference", self.inference, ("adf", "sep")),
                 averaging=check_choice("averaging", self.averaging, ("auto", "on", "off")),
                 threads=threads, feature_names=names, target_name=target_name or "",

@@ -37,12 +37,14 @@ trainer::TrainOptions train_options(const TrainRequest& r) {
   o.algorithm = r.algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
   if (r.prior == "auto") {
     o.prior = trainer::PriorMode::automatic;
-  } else if (r.prior == "learned" || r.prior == "fixed" || r.prior == "ard") {
+  } else if (r.prior == "learned" || r.prior == "fixed" || r.prior == "ard" ||
+             r.prior == "laplace") {
     o.prior = r.prior == "learned" ? trainer::PriorMode::learned
               : r.prior == "fixed" ? trainer::PriorMode::fixed
-                                   : trainer::PriorMode::ard;
+              : r.prior == "ard"   ? trainer::PriorMode::ard
+                                   : trainer::PriorMode::laplace;
   } else {
-    bad_option("prior", r.prior, "'auto', 'learned', 'fixed' or 'ard'");
+    bad_option("prior", r.prior, "'auto', 'learned', 'fixed', 'ard' or 'laplace'");
   }
   if (r.softmax == "mean-field") {
     o.softmax = trainer::SoftmaxApproximation::mean_field;

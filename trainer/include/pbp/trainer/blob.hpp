@@ -19,7 +19,8 @@ std::vector<uint8_t> write_blob(const Model& model);
 // that rounding (read_blob(write_blob(m)) writes the same bytes again). The blob is validated by
 // the runtime's pbp_open first, so only a blob a device would accept is read; throws
 // std::invalid_argument with the runtime's status text otherwise (and std::runtime_error for an
-// ARD input-prior entry the runtime skips but that is malformed: decode_input_priors).
+// ARD input-prior or Laplace scale entry the runtime skips but that is malformed:
+// decode_input_priors, decode_laplace_scale).
 Model read_blob(std::span<const uint8_t> blob);
 
 // write_blob, then write_file_atomically (atomic_file.hpp) to `path`.

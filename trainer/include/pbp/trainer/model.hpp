@@ -1,6 +1,7 @@
 // The trainer's in-memory model: what PBP learns and what the blob writer exports.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ struct Gamma {
   // The variance 1/precision that the paper's Student-t -> Gaussian approximation uses: b / (a -
   // 1).
   double variance_estimate() const { return outputs::gamma_variance(a, b); }
+};
+
+// Gaussian N(mean, variance) on phi = log Var(w), the log of the Laplace input prior's variance
+// 2 b^2 (laplace_prior.hpp).
+struct LaplaceScale {
+  double mean = 0.0;
+  double variance = 1.0;
 };
 
 // Factorised Gaussian posterior of one dense layer's weights: row-major [outputs][inputs + 1],
@@ -70,6 +78,9 @@ struct Model {
   // ARD (PriorMode::ard) only, else empty: the Gamma on the prior precision of layer 0's weights
   // from each input, then of its bias weights (input_count() + 1 Gammas).
   std::vector<Gamma> input_priors;
+  // Laplace input prior (PriorMode::laplace) only: q(phi), the Gaussian posterior of the log of
+  // the Laplace prior's variance shared by layer 0's input weights (laplace_prior.hpp).
+  std::optional<LaplaceScale> input_laplace_scale;
   Standardisation standardisation;
   Metadata metadata;
 

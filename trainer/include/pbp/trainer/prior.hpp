@@ -33,12 +33,20 @@ struct PriorGroups {
   std::vector<std::vector<uint32_t>> of_weight;
 };
 
+// The group of a weight whose prior is not a Gaussian with a Gamma precision (the Laplace
+// input prior, laplace_prior.hpp): refine_prior leaves its factor alone.
+inline constexpr uint32_t kNotGaussianPrior = UINT32_MAX;
+
 // Every weight in group 0: the paper's one shared prior precision.
 PriorGroups shared_prior_groups(const std::vector<Layer>& layers);
 
 // ARD: column c of layer 0 (input c's weight into every hidden unit) in group 1 + c, layer 0's
 // bias column in group 1 + inputs, every deeper weight in the shared group 0.
 PriorGroups input_prior_groups(const std::vector<Layer>& layers);
+
+// The Laplace input prior: layer 0's input weights kNotGaussianPrior, its bias column and every
+// deeper weight in the shared group 0.
+PriorGroups laplace_prior_groups(const std::vector<Layer>& layers);
 
 // Where the factors' means start. q starts as N(m0, v0): the prior's variance v0 = b/(a-1) and a
 // random mean m0 that breaks the hidden units' symmetry.
@@ -86,7 +94,8 @@ struct PriorRefinement {
 };
 
 // One EP sweep over every weight's factor, in layer/row/column order, the weight's group Gamma
-// priors[groups.of_weight[l][i]] updated after each weight (as the reference does with its one).
+// priors[groups.of_weight[l][i]] updated after each weight (as the reference does with its one);
+// weights in kNotGaussianPrior are neither refined nor counted.
 // `priors` has groups.count Gammas; damping in (0, 1].
 PriorRefinement refine_prior(std::vector<Layer>& layers, std::span<Gamma> priors,
                              const PriorGroups& groups, PriorFactors& factors,

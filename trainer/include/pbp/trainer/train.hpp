@@ -45,8 +45,11 @@ enum class InitialMeans : uint32_t { automatic = 0, paper = 1, unit = 2 };
 // output variances to 1e5; digits, 64-50-10: accuracy 0.969 learned, 0.974 fixed). `ard` learns
 // it with one Gamma per input on layer 0's weights from that input (automatic relevance
 // determination, Jylanki et al. 2014), one for layer 0's bias weights, and the shared one for
-// every deeper weight (Model::input_priors), with damped EP updates (prior.hpp).
-enum class PriorMode : uint32_t { automatic = 0, learned = 1, fixed = 2, ard = 3 };
+// every deeper weight (Model::input_priors), with damped EP updates (prior.hpp). `laplace` puts
+// the sparsity-promoting Laplace prior of the same paper on layer 0's input weights, with one
+// common scale learned by EP (laplace_prior.hpp, Model::input_laplace_scale), damped as ARD is;
+// layer 0's bias and every deeper weight keep the shared Gaussian prior and its Gamma.
+enum class PriorMode : uint32_t { automatic = 0, learned = 1, fixed = 2, ard = 3, laplace = 4 };
 
 // How the likelihood factors meet q: ADF, PBP's assumed density filtering, multiplies every
 // point's factor into q again on every pass, so E epochs count the data E times and q grows more
