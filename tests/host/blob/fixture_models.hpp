@@ -27,7 +27,8 @@ inline trainer::Model pattern_model(uint32_t inputs, const std::vector<uint32_t>
     trainer::Layer layer;
     layer.inputs = previous;
     layer.outputs = widths[l];
-    layer.relu = l + 1 < widths.size();
+    layer.activation =
+        l + 1 < widths.size() ? trainer::Activation::relu : trainer::Activation::linear;
     for (uint32_t i = 0; i < layer.outputs * layer.row_length(); ++i) {
       layer.mean.push_back(pattern_mean(l, i));
       layer.variance.push_back(pattern_variance(l, i));
