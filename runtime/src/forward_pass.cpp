@@ -38,8 +38,9 @@ void forward_pass(const pbp_model* model, const float* input, void* workspace, f
     const pbp_layer& layer = model->layers[l];
     return LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs};
   };
-  network_moments_from<float>(layer_at, model->layer_count, standardised, network_workspace,
-                              model->max_width, out_mean, out_var);
+  const auto activation_at = [model](uint32_t l) { return model->layers[l].activation; };
+  network_moments_from<float>(layer_at, activation_at, model->layer_count, standardised,
+                              network_workspace, model->max_width, out_mean, out_var);
 }
 
 }  // namespace pbp::detail

@@ -67,9 +67,11 @@ pbp_status read_layer_shape(const uint8_t* record, uint32_t index, pbp_model* mo
   if (layer.inputs != expected_inputs || (last && layer.outputs != model->output_count)) {
     return PBP_ERR_LAYER_SHAPE;
   }
-  // network_moments applies ReLU after every layer but the last.
-  const uint32_t expected_activation = last ? PBP_ACTIVATION_LINEAR : PBP_ACTIVATION_RELU;
-  if (layer.activation != expected_activation) return PBP_ERR_ACTIVATION;
+  // network_moments runs ReLU, erf or sign after every layer but the last, which is linear.
+  const uint32_t a = layer.activation;
+  const bool hidden_ok =
+      a == PBP_ACTIVATION_RELU || a == PBP_ACTIVATION_ERF || a == PBP_ACTIVATION_SIGN;
+  if (last ? a != PBP_ACTIVATION_LINEAR : !hidden_ok) return PBP_ERR_ACTIVATION;
   return PBP_OK;
 }
 

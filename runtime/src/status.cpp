@@ -30,7 +30,7 @@ constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_ERR_UNIT_COUNT", "input count or layer width out of range"},
     {"PBP_ERR_OUTPUT_COUNT", "output count invalid for the task"},
     {"PBP_ERR_LAYER_SHAPE", "layer shapes do not chain from inputs to outputs"},
-    {"PBP_ERR_ACTIVATION", "hidden layers must be ReLU and the last layer linear"},
+    {"PBP_ERR_ACTIVATION", "hidden layers must be ReLU, erf or sign and the last layer linear"},
     {"PBP_ERR_STORAGE_TYPE", "a tensor storage type is not supported"},
     {"PBP_ERR_TENSOR_SIZE", "a tensor has the wrong element count or byte length"},
     {"PBP_ERR_TENSOR_MISALIGNED", "a tensor offset is not 4-byte aligned"},

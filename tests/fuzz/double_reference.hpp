@@ -8,7 +8,8 @@
 // underflows; sums of n terms gamma_n = n u / (1 - n u) of the sum of magnitudes) and propagates
 // earlier errors with the condition of each step (the ReLU moments are 1-Lipschitz in m, mean
 // changes by at most phi(alpha) <= 0.3990 per unit of sd, variance by at most 0.4346 sd per unit
-// of m and 1 per unit of v; the float normal tails add kReluKernelError). Where the pass is
+// of m and 1 per unit of v; the float normal tails add kReluKernelError; erf and sign units by
+// their own slopes, see erf_units and sign_units). Where the pass is
 // ill-conditioned (cancellation in a sum, an overflowing bound) the bound grows accordingly, up
 // to infinity, and the check then only requires the double answer to be finite.
 //

@@ -73,6 +73,19 @@ const char* task_name(uint32_t task) {
   }
 }
 
+const char* activation_name(uint32_t activation) {
+  switch (activation) {
+    case PBP_ACTIVATION_RELU:
+      return "relu";
+    case PBP_ACTIVATION_ERF:
+      return "erf";
+    case PBP_ACTIVATION_SIGN:
+      return "sign";
+    default:
+      return "linear";
+  }
+}
+
 const char* likelihood_name(uint32_t likelihood) {
   switch (likelihood) {
     case PBP_LIKELIHOOD_PROBIT:
@@ -265,15 +278,13 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     const size_t weights = size_t{layer.outputs} * (layer.inputs + 1u);
-    layers.push_back(
-        JsonObject()
-            .add("inputs", layer.inputs)
-            .add("outputs", layer.outputs)
-            .add_raw("activation",
-                     json_string(layer.activation == PBP_ACTIVATION_RELU ? "relu" : "linear"))
-            .add_raw("mean", float_list(layer.mean, weights))
-            .add_raw("variance", float_list(layer.variance, weights))
-            .str());
+    layers.push_back(JsonObject()
+                         .add("inputs", layer.inputs)
+                         .add("outputs", layer.outputs)
+                         .add_raw("activation", json_string(activation_name(layer.activation)))
+                         .add_raw("mean", float_list(layer.mean, weights))
+                         .add_raw("variance", float_list(layer.variance, weights))
+                         .str());
   }
   std::vector<std::string> names;
   for (const std::string& name : feature_names(model)) names.push_back(json_string(name));
@@ -393,7 +404,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   std::printf("layers:     %u\n", m.layer_count);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     std::printf("  %u: %u -> %u %s\n", l, m.layers[l].inputs, m.layers[l].outputs,
-                m.layers[l].activation == PBP_ACTIVATION_RELU ? "relu" : "linear");
+                activation_name(m.layers[l].activation));
   }
   std::printf("weights:    %u (mean + variance, 8 bytes each: %u bytes)\n", m.weight_count,
               8u * m.weight_count);

@@ -16,10 +16,16 @@
 namespace pbp::cli {
 namespace {
 
+const char* activation_label(trainer::Activation activation) {
+  return activation == trainer::Activation::erf    ? "erf"
+         : activation == trainer::Activation::sign ? "sign"
+                                                   : "ReLU";
+}
+
 const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
     "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
-    "                 [--hidden 50[,50...]] [--epochs 40] [--seed N]\n"
+    "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40] [--seed N]\n"
     "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
     "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
     "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
@@ -136,8 +142,9 @@ int run(const ParsedOptions& options) {
             << " inputs, target " << data.target_name << (task.empty() ? "" : " (" + task + ")")
             << "\n"
             << "architecture "
-            << architecture(data.inputs, train_options.hidden, output_count(train_options))
-            << " (ReLU), " << train_options.epochs << " epochs, seed " << train_options.seed
+            << architecture(data.inputs, train_options.hidden, output_count(train_options)) << " ("
+            << activation_label(train_options.activation) << "), " << train_options.epochs
+            << " epochs, seed " << train_options.seed
             << (ebp ? ", EBP (fixed variances and prior)" : "") << "\n"
             << "training took " << fixed(seconds, 3) << " s"
             << (curve ? " (+ " + fixed(curve_seconds, 3) + " s scoring the curve)" : "");

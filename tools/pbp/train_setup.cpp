@@ -73,9 +73,9 @@ trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOpti
 }  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"labels"}, {"target"},  {"task"},      {"classes"},   {"algorithm"},
-          {"prior"},  {"softmax"}, {"samples"},   {"hidden"},    {"epochs"},
-          {"seed"},   {"threads"}, {"inference"}, {"averaging"}, {"recipe"}};
+  return {{"labels"},    {"target"},    {"task"},   {"classes"},   {"algorithm"}, {"prior"},
+          {"softmax"},   {"samples"},   {"hidden"}, {"epochs"},    {"seed"},      {"threads"},
+          {"inference"}, {"averaging"}, {"recipe"}, {"activation"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -110,8 +110,10 @@ const char* const kTrainingOptionsHelp =
     "                       the epochs (10 to 200) and the noise level from held-out parts of\n"
     "                       the training rows, then trains on all of them; paper: PBP as\n"
     "                       published, 1 x 50 (or --hidden) for 40 epochs (or --epochs)\n"
-    "  --hidden W[,W...]    widths of the ReLU hidden layers (default: 50; with --recipe auto,\n"
+    "  --hidden W[,W...]    widths of the hidden layers (default: 50; with --recipe auto,\n"
     "                       the only network it tries)\n"
+    "  --activation A       of every hidden layer: relu (default), erf (erf(a/sqrt 2) =\n"
+    "                       2 Phi(a) - 1, the EP paper's probit unit) or sign\n"
     "  --epochs N           passes over the training data (default: 40; with --recipe auto,\n"
     "                       the only length it tries)\n"
     "  --seed N             random seed; equal seeds give identical models (default: 1)\n"
@@ -122,6 +124,14 @@ const char* const kTrainingOptionsHelp =
 trainer::TrainOptions training_options(const ParsedOptions& options) {
   trainer::TrainOptions train;
   train.hidden = options.width_list("hidden", train.hidden);
+  if (const auto activation = options.text("activation")) {
+    if (*activation != "relu" && *activation != "erf" && *activation != "sign") {
+      throw UsageError("--activation expects relu, erf or sign, got '" + *activation + "'");
+    }
+    train.activation = *activation == "erf"    ? trainer::Activation::erf
+                       : *activation == "sign" ? trainer::Activation::sign
+                                               : trainer::Activation::relu;
+  }
   train.epochs =
       static_cast<uint32_t>(options.integer_between("epochs", train.epochs, 1, 1'000'000));
   train.seed = options.unsigned_integer("seed", train.seed);

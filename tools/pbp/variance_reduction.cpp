@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "pbp/moments.hpp"
+#include "pbp/trainer/activation_jacobian.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -18,6 +19,27 @@ std::vector<size_t> layer_offsets(const trainer::Model& model) {
   }
   offsets.push_back(total);
   return offsets;
+}
+
+// A hidden unit's output moments and d m_z / d m_a.
+struct UnitMoments {
+  double mean, variance, slope;
+};
+UnitMoments hidden_unit(trainer::Activation activation, double m, double v) {
+  switch (activation) {
+    case trainer::Activation::erf: {
+      const ErfMoments<double> r = erf_moments(m, v);
+      return {r.mean, r.variance, trainer::erf_jacobian(m, v, r).mean_by_mean};
+    }
+    case trainer::Activation::sign: {
+      const SignMoments<double> r = sign_moments(m, v);
+      return {r.mean, r.variance, v > 0.0 ? trainer::sign_jacobian(v, r).mean_by_mean : 0.0};
+    }
+    default: {
+      const ReluMoments<double> r = relu_moments(m, v);
+      return {r.mean, r.variance, r.cdf};  // d/dm of Phi(alpha)(m + sd gamma) is Phi(alpha)
+    }
+  }
 }
 
 // One row's sensitivities into `out` (weight_count values): the forward moment pass keeps every
@@ -41,13 +63,12 @@ void row_sensitivities(const trainer::Model& model, const std::vector<size_t>& o
       linear_moments<double, false>(w, mean.data(), var.data(), a_mean.data(), a_var.data());
     }
     slope[l].assign(layer.outputs, 1.0);
-    if (layer.relu) {
-      for (uint32_t j = 0; j < layer.outputs; ++j) {
-        const ReluMoments<double> r = relu_moments(a_mean[j], a_var[j]);
-        a_mean[j] = r.mean;
-        a_var[j] = r.variance;
-        slope[l][j] = r.cdf;  // d/dm of Phi(alpha)(m + sd gamma) is Phi(alpha)
-      }
+    for (uint32_t j = 0; j < layer.outputs && layer.activation != trainer::Activation::linear;
+         ++j) {
+      const UnitMoments unit = hidden_unit(layer.activation, a_mean[j], a_var[j]);
+      a_mean[j] = unit.mean;
+      a_var[j] = unit.variance;
+      slope[l][j] = unit.slope;
     }
     mean = std::move(a_mean);
     var = std::move(a_var);

@@ -1,5 +1,6 @@
-// The ADF update's forward pass: moments of every layer's pre-activations and ReLU outputs, kept
-// for the backward pass (adf.cpp). Split layers compute their two parts' units on two threads.
+// The ADF update's forward pass: moments of every layer's pre-activations and hidden units'
+// outputs (ReLU, erf or sign), kept for the backward pass (adf.cpp). Split layers compute their two
+// parts' units on two threads.
 #include <algorithm>
 
 #include "pbp/trainer/adf.hpp"
@@ -77,8 +78,47 @@ namespace {
   }
 }
 
+// Erf or sign moments of layer l's units [begin, end) and their Jacobians, unit by unit (not
+// vectorised: these activations are the option, ReLU the default), then the lanes past `units`
+// as relu_forward leaves them, their Jacobians zero.
+template <Activation kActivation>
+void smooth_forward(uint32_t units, AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end) {
+  const uint32_t padded = round_up_to_lanes(units);
+  for (uint32_t j = begin; j < end; ++j) {
+    double mean = 0.0, var = 0.0, second = 0.0;
+    ReluJacobian jac{0.0, 0.0, 0.0, 0.0};
+    if (j < units) {
+      const double m = ws.a_mean[l][j];
+      const double v = ws.a_var[l][j];
+      if constexpr (kActivation == Activation::erf) {
+        const ErfMoments<double> r = erf_moments(m, v);
+        mean = r.mean;
+        var = r.variance;
+        jac = erf_jacobian(m, v, r);
+      } else {
+        const SignMoments<double> r = sign_moments(m, v);
+        mean = r.mean;
+        var = r.variance;
+        jac = sign_jacobian(v, r);
+      }
+      second = mean * mean + var;
+    } else if (j == units) {  // the next layer's bias unit
+      mean = second = 1.0;
+    }
+    if (j < padded) {
+      ws.z_mean[l + 1][j] = mean;
+      ws.z_var[l + 1][j] = var;
+      ws.z_second[l + 1][j] = second;
+    }
+    ws.jac_mean_by_mean[l][j] = jac.mean_by_mean;
+    ws.jac_mean_by_var[l][j] = jac.mean_by_var;
+    ws.jac_var_by_mean[l][j] = jac.var_by_mean;
+    ws.jac_var_by_var[l][j] = jac.var_by_var;
+  }
+}
+
 // Layer l's units [begin, end) (a multiple of kAdfLanes, or the padded end): pre-activation
-// moments, then the ReLU's for a hidden layer.
+// moments, then the hidden units' for a hidden layer.
 void layer_forward(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end) {
   const PaddedLayer& layer = ws.weights[l];
   double* am = ws.a_mean[l].data() + begin;
@@ -95,7 +135,15 @@ void layer_forward(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end) {
     linear_moments<double, false>(w, ws.z_mean[l].data(), ws.z_var[l].data(), am, av,
                                   PaddedRows{layer.stride});
   }
-  if (l + 1 < ws.weights.size()) relu_forward(layer.outputs, ws, l, begin, end);
+  if (l + 1 == ws.weights.size()) return;
+  switch (layer.activation) {
+    case Activation::erf:
+      return smooth_forward<Activation::erf>(layer.outputs, ws, l, begin, end);
+    case Activation::sign:
+      return smooth_forward<Activation::sign>(layer.outputs, ws, l, begin, end);
+    default:
+      return relu_forward(layer.outputs, ws, l, begin, end);
+  }
 }
 
 }  // namespace

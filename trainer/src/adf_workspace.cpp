@@ -24,6 +24,7 @@ AdfWorkspace::AdfWorkspace(const std::vector<Layer>& layers, uint32_t threads) {
     PaddedLayer& w = weights[l];
     w.inputs = inputs;
     w.outputs = layers[l].outputs;
+    w.activation = layers[l].activation;
     w.input_major = l == 0;
     w.stride = w.input_major ? units : input_stride;
     const size_t count =

@@ -135,8 +135,9 @@ Model read_blob(std::span<const uint8_t> blob) {
     Layer layer;
     layer.inputs = reader.u32(record + fmt::layer_record::kInputs);
     layer.outputs = reader.u32(record + fmt::layer_record::kOutputs);
-    layer.relu = reader.u32(record + fmt::layer_record::kActivation) ==
-                 static_cast<uint32_t>(fmt::Activation::relu);
+    // pbp_open admitted only the activations fmt::Activation names.
+    layer.activation =
+        static_cast<fmt::Activation>(reader.u32(record + fmt::layer_record::kActivation));
     layer.mean = reader.tensor(record + fmt::layer_record::kMean);
     layer.variance = reader.tensor(record + fmt::layer_record::kVariance);
     model.layers.push_back(std::move(layer));

@@ -81,10 +81,14 @@ void check_model(const Model& model) {
   for (size_t l = 0; l < model.layers.size(); ++l) {
     const Layer& layer = model.layers[l];
     const bool last = l + 1 == model.layers.size();
+    const fmt::Activation a = layer.activation;
+    const bool activation_ok = last ? a == fmt::Activation::linear
+                                    : a == fmt::Activation::relu || a == fmt::Activation::erf ||
+                                          a == fmt::Activation::sign;
     const size_t weights = size_t{layer.outputs} * layer.row_length();
     if (layer.inputs == 0 || layer.inputs > PBP_MAX_UNITS || layer.outputs == 0 ||
         layer.outputs > PBP_MAX_UNITS || layer.inputs != expected_inputs ||
-        layer.mean.size() != weights || layer.variance.size() != weights || layer.relu == last) {
+        layer.mean.size() != weights || layer.variance.size() != weights || !activation_ok) {
       throw std::invalid_argument("write_blob: layer " + std::to_string(l) +
                                   " has an inconsistent shape or activation");
     }
@@ -246,9 +250,7 @@ std::vector<uint8_t> write_blob(const Model& model) {
     const size_t record = layers_at + l * fmt::layer_record::kSize;
     out.put_u32(record + fmt::layer_record::kInputs, layer.inputs);
     out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
-    out.put_u32(
-        record + fmt::layer_record::kActivation,
-        static_cast<uint32_t>(layer.relu ? fmt::Activation::relu : fmt::Activation::linear));
+    out.put_u32(record + fmt::layer_record::kActivation, static_cast<uint32_t>(layer.activation));
     put_tensor(out, record + fmt::layer_record::kMean, layer.mean, data_at, "a weight mean");
     put_tensor(out, record + fmt::layer_record::kVariance, layer.variance, data_at,
                "a weight variance");

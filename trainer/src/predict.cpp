@@ -14,25 +14,28 @@ OutputLayerMoments output_layer_moments(const Model& model, std::span<const doub
   std::vector<double> z(x.size());
   for (size_t k = 0; k < x.size(); ++k) z[k] = (x[k] - s.input_mean[k]) / s.input_std[k];
   std::vector<LayerWeights<double>> layers;
+  std::vector<uint32_t> activations;
   uint32_t max_width = 0;
   for (const Layer& layer : model.layers) {
     layers.push_back({layer.mean.data(), layer.variance.data(), layer.inputs, layer.outputs});
+    activations.push_back(static_cast<uint32_t>(layer.activation));
     if (layer.outputs > max_width) max_width = layer.outputs;
   }
   std::vector<double> workspace(network_workspace_elements(max_width));
   OutputLayerMoments out{std::vector<double>(model.output_count()),
                          std::vector<double>(model.output_count())};
-  network_moments<double>(layers.data(), static_cast<uint32_t>(layers.size()), z.data(),
-                          workspace.data(), max_width, out.mean.data(), out.variance.data());
+  network_moments<double>(layers.data(), activations.data(), static_cast<uint32_t>(layers.size()),
+                          z.data(), workspace.data(), max_width, out.mean.data(),
+                          out.variance.data());
   return out;
 }
 
 Prediction predict(const Model& model, std::span<const double> x) {
   const auto [mean, var] = output_layer_moments(model, x);
   const Standardisation& s = model.standardisation;
-  const outputs::RegressionMoments<double> moments = outputs::regression_moments(
-      mean[0], var[0], model.epistemic_scale, model.noise.a, model.noise.b, s.target_mean,
-      s.target_std);
+  const outputs::RegressionMoments<double> moments =
+      outputs::regression_moments(mean[0], var[0], model.epistemic_scale, model.noise.a,
+                                  model.noise.b, s.target_mean, s.target_std);
   Prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;

@@ -23,8 +23,8 @@ namespace {
 // Weight means eps / sqrt(n_in + 1) (paper) or eps (unit) with eps ~ N(0, 1); variances b/(a-1)
 // of the prior Gamma.
 std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& hidden,
-                                  uint32_t outputs, const Gamma& prior, Random& random,
-                                  bool unit_means) {
+                                  uint32_t outputs, Activation activation, const Gamma& prior,
+                                  Random& random, bool unit_means) {
   std::vector<uint32_t> widths{inputs};
   widths.insert(widths.end(), hidden.begin(), hidden.end());
   widths.push_back(outputs);
@@ -33,7 +33,7 @@ std::vector<Layer> initial_layers(uint32_t inputs, const std::vector<uint32_t>& 
     Layer layer;
     layer.inputs = widths[l];
     layer.outputs = widths[l + 1];
-    layer.relu = l + 2 < widths.size();
+    layer.activation = l + 2 < widths.size() ? activation : Activation::linear;
     const size_t count = size_t{layer.outputs} * layer.row_length();
     const double scale =
         unit_means ? 1.0 : 1.0 / std::sqrt(static_cast<double>(layer.inputs) + 1.0);
@@ -81,6 +81,10 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   for (uint32_t width : options.hidden) {
     if (width < 1) throw std::invalid_argument("hidden layer widths must be at least 1");
   }
+  if (options.activation != Activation::relu && options.activation != Activation::erf &&
+      options.activation != Activation::sign) {
+    throw std::invalid_argument("the hidden activation must be relu, erf or sign");
+  }
   if (options.prior == PriorMode::ard && options.algorithm == Algorithm::ebp) {
     throw std::invalid_argument("the ARD prior needs PBP: EBP keeps the prior fixed");
   }
@@ -121,7 +125,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       options.initial_means == InitialMeans::unit ||
       (options.initial_means == InitialMeans::automatic && options.task == Task::multiclass);
   model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
-                                model.prior, random, unit_means);
+                                options.activation, model.prior, random, unit_means);
   const bool ard = options.prior == PriorMode::ard;
   const bool laplace = options.prior == PriorMode::laplace;
   const bool ebp = options.algorithm == Algorithm::ebp;

@@ -114,17 +114,23 @@ enum class Storage : uint32_t {
   // Reserved: 2 = float16, 3 = int8 with a per-row float32 scale (not readable by v1 readers).
 };
 
-enum class Activation : uint32_t { linear = PBP_ACTIVATION_LINEAR, relu = PBP_ACTIVATION_RELU };
+enum class Activation : uint32_t {
+  linear = PBP_ACTIVATION_LINEAR,
+  relu = PBP_ACTIVATION_RELU,
+  erf = PBP_ACTIVATION_ERF,
+  sign = PBP_ACTIVATION_SIGN,
+};
 
 // Section "layers": layer_count records, exactly. Weights row-major [outputs][inputs + 1],
 // bias last in each row, the layout of LayerWeights in moments.hpp.
 namespace layer_record {
-inline constexpr uint32_t kInputs = 0;      // u32
-inline constexpr uint32_t kOutputs = 4;     // u32
-inline constexpr uint32_t kActivation = 8;  // u32, Activation: ReLU on hidden layers, linear last
-inline constexpr uint32_t kFlags = 12;      // u32, reserved: written 0, ignored by v1 readers
-inline constexpr uint32_t kMean = 16;       // tensor descriptor, outputs * (inputs + 1) elements
-inline constexpr uint32_t kVariance = 32;   // tensor descriptor, same shape, values >= 0
+inline constexpr uint32_t kInputs = 0;   // u32
+inline constexpr uint32_t kOutputs = 4;  // u32
+inline constexpr uint32_t kActivation =
+    8;                                     // u32, Activation: ReLU, erf or sign hidden, linear last
+inline constexpr uint32_t kFlags = 12;     // u32, reserved: written 0, ignored by v1 readers
+inline constexpr uint32_t kMean = 16;      // tensor descriptor, outputs * (inputs + 1) elements
+inline constexpr uint32_t kVariance = 32;  // tensor descriptor, same shape, values >= 0
 inline constexpr uint32_t kSize = 48;
 }  // namespace layer_record
 

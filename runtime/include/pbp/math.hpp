@@ -11,7 +11,8 @@
 //
 // API (T = float or double):
 //   sqrt, exp, log, erfcx, normal_pdf, normal_cdf, normal_pdf_over_cdf, log_normal_cdf,
-//   normal_tails, normal_quantile, is_finite, is_nan, infinity<T>(), quiet_nan<T>().
+//   normal_tails, normal_quantile, owens_t, owens_t_difference, is_finite, is_nan, infinity<T>(),
+//   quiet_nan<T>().
 #pragma once
 
 #include "math/bits.hpp"
@@ -20,5 +21,6 @@
 #include "math/exp_log.hpp"
 #include "math/normal.hpp"
 #include "math/normal_tails.hpp"
+#include "math/owens_t.hpp"
 #include "math/quantile.hpp"
 #include "math/sqrt.hpp"

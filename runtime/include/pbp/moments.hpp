@@ -4,7 +4,10 @@
 #pragma once
 #include <stdint.h>
 
+#include "pbp/activation_erf.hpp"
+#include "pbp/activation_sign.hpp"
 #include "pbp/math.hpp"
+#include "pbp/pbp.h"
 
 // The trainer (double) lets the compiler vectorise the dot products below by reassociating them
 // (PBP_VECTORIZE_REDUCTIONS with -fopenmp-simd). The runtime never defines it: its sums run in
@@ -361,21 +364,38 @@ inline constexpr uint32_t network_workspace_elements(uint32_t max_width) {
   return 4u * max_width;
 }
 
-// Predictive moments of the network output for an exact (standardised) input x: ReLU after every
-// layer but the last, which is linear. `workspace` holds network_workspace_elements(max_width) T's,
-// where max_width is the largest `outputs` of any layer; out_mean/out_var get the last layer's
-// `outputs` values. Valid for layer_count >= 1 and layers that chain (inputs == previous outputs).
-// `layer_at(l)` returns layer l's LayerWeights<T>: a device passes an accessor over its model
-// view, so no array of per-layer views is built on the stack.
-template <class T, class LayerAt>
-inline void network_moments_from(const LayerAt& layer_at, uint32_t layer_count, const T* x,
-                                 T* workspace, uint32_t max_width, T* out_mean, T* out_var) {
+// Applies a hidden layer's activation (PBP_ACTIVATION_RELU, _ERF or _SIGN: open_model admits no
+// other on a hidden layer; anything else runs as ReLU) in place to `count` units. One test per
+// layer, so the ReLU loop costs what it did.
+template <class T>
+inline void activation_moments_inplace(uint32_t activation, uint32_t count, T* mean, T* var) {
+  if (activation == PBP_ACTIVATION_ERF) {
+    erf_moments_inplace(count, mean, var);
+  } else if (activation == PBP_ACTIVATION_SIGN) {
+    sign_moments_inplace(count, mean, var);
+  } else {
+    relu_moments_inplace(count, mean, var);
+  }
+}
+
+// Predictive moments of the network output for an exact (standardised) input x: the activation
+// `activation_at(l)` after every layer l but the last, which is linear. `workspace` holds
+// network_workspace_elements(max_width) T's, where max_width is the largest `outputs` of any
+// layer; out_mean/out_var get the last layer's `outputs` values. Valid for layer_count >= 1 and
+// layers that chain (inputs == previous outputs). `layer_at(l)` returns layer l's
+// LayerWeights<T>: a device passes an accessor over its model view, so no array of per-layer
+// views is built on the stack.
+template <class T, class LayerAt, class ActivationAt>
+inline void network_moments_from(const LayerAt& layer_at, const ActivationAt& activation_at,
+                                 uint32_t layer_count, const T* x, T* workspace, uint32_t max_width,
+                                 T* out_mean, T* out_var) {
   T* mean[2] = {workspace, workspace + 2 * max_width};
   T* var[2] = {workspace + max_width, workspace + 3 * max_width};
   linear_moments<T, true>(layer_at(0), x, nullptr, mean[0], var[0]);
   uint32_t current = 0;
   for (uint32_t l = 1; l < layer_count; ++l) {
-    relu_moments_inplace(layer_at(l - 1).outputs, mean[current], var[current]);
+    activation_moments_inplace(activation_at(l - 1), layer_at(l - 1).outputs, mean[current],
+                               var[current]);
     linear_moments<T, false>(layer_at(l), mean[current], var[current], mean[1 - current],
                              var[1 - current]);
     current = 1 - current;
@@ -387,12 +407,14 @@ inline void network_moments_from(const LayerAt& layer_at, uint32_t layer_count, 
   }
 }
 
-// The same over an array of layer views.
+// The same over an array of layer views and one of their activations (PBP_ACTIVATION_*).
 template <class T>
-inline void network_moments(const LayerWeights<T>* layers, uint32_t layer_count, const T* x,
-                            T* workspace, uint32_t max_width, T* out_mean, T* out_var) {
-  network_moments_from<T>([layers](uint32_t l) { return layers[l]; }, layer_count, x, workspace,
-                          max_width, out_mean, out_var);
+inline void network_moments(const LayerWeights<T>* layers, const uint32_t* activations,
+                            uint32_t layer_count, const T* x, T* workspace, uint32_t max_width,
+                            T* out_mean, T* out_var) {
+  network_moments_from<T>([layers](uint32_t l) { return layers[l]; },
+                          [activations](uint32_t l) { return activations[l]; }, layer_count, x,
+                          workspace, max_width, out_mean, out_var);
 }
 
 }  // namespace pbp

@@ -72,7 +72,7 @@ typedef enum pbp_status {
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
   PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
   PBP_ERR_LAYER_SHAPE = 20,      /* layers do not chain from the inputs to the outputs */
-  PBP_ERR_ACTIVATION = 21,       /* not ReLU on every hidden layer and linear on the last */
+  PBP_ERR_ACTIVATION = 21,       /* a hidden layer not ReLU, erf or sign, or the last not linear */
   /* Tensors. */
   PBP_ERR_STORAGE_TYPE = 22,      /* a tensor storage type this reader does not support */
   PBP_ERR_TENSOR_SIZE = 23,       /* element count or byte length wrong for the tensor */
@@ -129,6 +129,8 @@ typedef enum pbp_status {
 /* Activations (format field). */
 #define PBP_ACTIVATION_LINEAR 0u
 #define PBP_ACTIVATION_RELU 1u
+#define PBP_ACTIVATION_ERF 2u  /* erf(a / sqrt 2) = 2 Phi(a) - 1, the EP paper's probit unit */
+#define PBP_ACTIVATION_SIGN 3u /* sign(a), sign(0) = 0 */
 
 /* A string inside the blob: UTF-8 by convention, not NUL-terminated. */
 typedef struct pbp_string {

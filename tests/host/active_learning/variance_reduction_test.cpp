@@ -15,14 +15,15 @@ namespace {
 // A ReLU network of `widths` (3 inputs, 1 output) with random weight means, every weight variance
 // `variance`, inputs already standardised (mean 0, std 1).
 trainer::Model random_model(double variance, uint64_t seed,
-                            std::vector<uint32_t> widths = {3, 5, 4, 1}) {
+                            std::vector<uint32_t> widths = {3, 5, 4, 1},
+                            trainer::Activation hidden = trainer::Activation::relu) {
   trainer::Random random(seed);
   trainer::Model model;
   for (size_t l = 0; l + 1 < widths.size(); ++l) {
     trainer::Layer layer;
     layer.inputs = widths[l];
     layer.outputs = widths[l + 1];
-    layer.relu = l + 2 < widths.size();
+    layer.activation = l + 2 < widths.size() ? hidden : trainer::Activation::linear;
     for (uint32_t w = 0; w < layer.outputs * layer.row_length(); ++w) {
       layer.mean.push_back(1.5 * random.normal());
       layer.variance.push_back(variance);
@@ -52,30 +53,34 @@ std::vector<size_t> all_rows(size_t rows) {
 }
 
 TEST(VarianceReduction, SensitivitiesAreTheWeightGradientsTimesTheStd) {
-  // Variances of 1e-12 make the moment pass a plain ReLU network (sd 1e-6: every unit's Phi(alpha)
-  // is 0 or 1 unless its pre-activation is within ~1e-5 of zero), piecewise linear in each weight.
+  // Variances of 1e-12 make the moment pass a plain network (ReLU: sd 1e-6, so every unit's
+  // Phi(alpha) is 0 or 1 unless its pre-activation is within ~1e-5 of zero, piecewise linear in
+  // each weight; erf: erf(a / sqrt 2) to within 1e-12, smooth, so the central difference's
+  // truncation is ~step^2 times the third derivative, ~1e-12).
   const double variance = 1e-12, step = 1e-6;
-  trainer::Model model = random_model(variance, 7);
-  const trainer::Dataset data = random_rows(4, 8);
-  const OutputSensitivities j = output_sensitivities(model, data, all_rows(data.rows));
-  ASSERT_EQ(j.weights, 5u * 4u + 4u * 6u + 1u * 5u);
-  for (size_t i = 0; i < data.rows; ++i) {
-    size_t index = 0;
-    for (trainer::Layer& layer : model.layers) {
-      for (double& weight : layer.mean) {
-        const double saved = weight;
-        weight = saved + step;
-        const double up = trainer::predict(model, {data.row(i), 3}).mean;
-        weight = saved - step;
-        const double down = trainer::predict(model, {data.row(i), 3}).mean;
-        weight = saved;
-        const double gradient = (up - down) / (2 * step);
-        // Exact for a linear piece up to the outputs' rounding (~1e-15 of values of order 10,
-        // divided by 2 step): 1e-8 leaves room; a wrong chain-rule term is off by O(1).
-        EXPECT_NEAR(j.row(i)[index] / std::sqrt(variance), gradient,
-                    1e-8 + 1e-9 * std::fabs(gradient))
-            << "row " << i << " weight " << index;
-        ++index;
+  for (const trainer::Activation hidden : {trainer::Activation::relu, trainer::Activation::erf}) {
+    trainer::Model model = random_model(variance, 7, {3, 5, 4, 1}, hidden);
+    const trainer::Dataset data = random_rows(4, 8);
+    const OutputSensitivities j = output_sensitivities(model, data, all_rows(data.rows));
+    ASSERT_EQ(j.weights, 5u * 4u + 4u * 6u + 1u * 5u);
+    for (size_t i = 0; i < data.rows; ++i) {
+      size_t index = 0;
+      for (trainer::Layer& layer : model.layers) {
+        for (double& weight : layer.mean) {
+          const double saved = weight;
+          weight = saved + step;
+          const double up = trainer::predict(model, {data.row(i), 3}).mean;
+          weight = saved - step;
+          const double down = trainer::predict(model, {data.row(i), 3}).mean;
+          weight = saved;
+          const double gradient = (up - down) / (2 * step);
+          // Exact for a linear piece up to the outputs' rounding (~1e-15 of values of order 10,
+          // divided by 2 step): 1e-8 leaves room; a wrong chain-rule term is off by O(1).
+          EXPECT_NEAR(j.row(i)[index] / std::sqrt(variance), gradient,
+                      1e-8 + 1e-9 * std::fabs(gradient))
+              << "row " << i << " weight " << index << " activation " << static_cast<int>(hidden);
+          ++index;
+        }
       }
     }
   }

@@ -27,7 +27,7 @@ Network random_network(uint64_t seed) {
     Layer layer;
     layer.inputs = widths[l];
     layer.outputs = widths[l + 1];
-    layer.relu = l == 0;
+    layer.activation = l == 0 ? pbp::trainer::Activation::relu : pbp::trainer::Activation::linear;
     std::vector<PriorFactor> factors;
     for (uint32_t i = 0; i < layer.outputs * layer.row_length(); ++i) {
       layer.mean.push_back(random.normal());

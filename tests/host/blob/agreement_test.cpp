@@ -1,5 +1,5 @@
 // The runtime (float32, blob) agrees with the trainer's double-precision predict on 1000 random
-// rows per model, for 1, 2 and 4 hidden layers.
+// rows per model, for 1, 2 and 4 hidden layers, and for erf and sign hidden units.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,8 +46,9 @@ Agreement max_relative_error(const pbp::trainer::Model& model, uint64_t seed) {
   return worst;
 }
 
-void expect_agreement(const std::vector<uint32_t>& hidden, uint64_t seed) {
-  const pbp::trainer::Model model = pbp::test_fixtures::random_model(8, hidden, seed);
+void expect_agreement(const std::vector<uint32_t>& hidden, uint64_t seed,
+                      pbp::trainer::Activation activation = pbp::trainer::Activation::relu) {
+  const pbp::trainer::Model model = pbp::test_fixtures::random_model(8, hidden, seed, activation);
   const Agreement worst = max_relative_error(model, seed + 100);
   std::printf("max relative error: mean %.3g, std %.3g\n", worst.mean, worst.std);
   testing::Test::RecordProperty("max_relative_error_mean", std::to_string(worst.mean));
@@ -64,6 +65,12 @@ TEST(RuntimeAgreement, TwoHiddenLayers) {
 }
 TEST(RuntimeAgreement, FourHiddenLayers) {
   expect_agreement({20, 20, 20, 20}, 13);
+}
+TEST(RuntimeAgreement, ErfHiddenLayers) {
+  expect_agreement({50, 50}, 14, pbp::trainer::Activation::erf);
+}
+TEST(RuntimeAgreement, SignHiddenLayers) {
+  expect_agreement({50, 50}, 15, pbp::trainer::Activation::sign);
 }
 
 }  // namespace

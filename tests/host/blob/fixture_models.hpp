@@ -18,7 +18,8 @@ inline double pattern_variance(uint32_t layer, uint32_t i) {
 }
 
 // A network inputs -> hidden... -> 1 with pattern weights.
-inline trainer::Model pattern_model(uint32_t inputs, const std::vector<uint32_t>& hidden) {
+inline trainer::Model pattern_model(uint32_t inputs, const std::vector<uint32_t>& hidden,
+                                    trainer::Activation activation = trainer::Activation::relu) {
   trainer::Model model;
   uint32_t previous = inputs;
   std::vector<uint32_t> widths = hidden;
@@ -27,7 +28,7 @@ inline trainer::Model pattern_model(uint32_t inputs, const std::vector<uint32_t>
     trainer::Layer layer;
     layer.inputs = previous;
     layer.outputs = widths[l];
-    layer.relu = l + 1 < widths.size();
+    layer.activation = l + 1 < widths.size() ? activation : trainer::Activation::linear;
     for (uint32_t i = 0; i < layer.outputs * layer.row_length(); ++i) {
       layer.mean.push_back(pattern_mean(l, i));
       layer.variance.push_back(pattern_variance(l, i));

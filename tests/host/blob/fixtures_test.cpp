@@ -125,6 +125,12 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
                  pbp::trainer::write_blob(pbp::test_fixtures::pattern_model(3, {4, 3, 2, 2})));
   check_or_write("tests/fuzz/corpus/valid_wide.pbp",
                  pbp::trainer::write_blob(pbp::test_fixtures::pattern_model(5, {8})));
+  check_or_write("tests/fuzz/corpus/valid_erf.pbp",
+                 pbp::trainer::write_blob(
+                     pbp::test_fixtures::pattern_model(3, {6, 4}, pbp::trainer::Activation::erf)));
+  check_or_write("tests/fuzz/corpus/valid_sign.pbp",
+                 pbp::trainer::write_blob(
+                     pbp::test_fixtures::pattern_model(3, {6, 4}, pbp::trainer::Activation::sign)));
 
   Bytes unknown_section = tiny;  // metadata retyped as an unknown optional section: still valid
   const uint32_t count = fmt::load_u32(&tiny[fmt::header::kSectionCount]);

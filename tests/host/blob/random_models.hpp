@@ -12,7 +12,8 @@
 namespace pbp::test_fixtures {
 
 inline trainer::Model random_model(uint32_t inputs, const std::vector<uint32_t>& hidden,
-                                   uint64_t seed) {
+                                   uint64_t seed,
+                                   trainer::Activation activation = trainer::Activation::relu) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_real_distribution<double> variance(0.001, 0.5);
@@ -25,7 +26,7 @@ inline trainer::Model random_model(uint32_t inputs, const std::vector<uint32_t>&
     trainer::Layer layer;
     layer.inputs = previous;
     layer.outputs = widths[l];
-    layer.relu = l + 1 < widths.size();
+    layer.activation = l + 1 < widths.size() ? activation : trainer::Activation::linear;
     const double scale = 1.0 / std::sqrt(previous + 1.0);
     for (uint32_t i = 0; i < layer.outputs * layer.row_length(); ++i) {
       layer.mean.push_back(normal(rng) * scale);

@@ -28,7 +28,7 @@ void expect_read_back(const Model& model) {
   for (size_t l = 0; l < model.layers.size(); ++l) {
     EXPECT_EQ(read.layers[l].inputs, model.layers[l].inputs);
     EXPECT_EQ(read.layers[l].outputs, model.layers[l].outputs);
-    EXPECT_EQ(read.layers[l].relu, model.layers[l].relu);
+    EXPECT_EQ(read.layers[l].activation, model.layers[l].activation);
     expect_float_rounded(read.layers[l].mean, model.layers[l].mean);
     expect_float_rounded(read.layers[l].variance, model.layers[l].variance);
   }

@@ -32,7 +32,7 @@ void expect_round_trip(const Model& model) {
     const pbp::trainer::Layer& layer = model.layers[l];
     EXPECT_EQ(m.layers[l].inputs, layer.inputs);
     EXPECT_EQ(m.layers[l].outputs, layer.outputs);
-    EXPECT_EQ(m.layers[l].activation, layer.relu ? PBP_ACTIVATION_RELU : PBP_ACTIVATION_LINEAR);
+    EXPECT_EQ(m.layers[l].activation, static_cast<uint32_t>(layer.activation));
     for (size_t i = 0; i < layer.mean.size(); ++i) {
       ASSERT_EQ(m.layers[l].mean[i], static_cast<float>(layer.mean[i]))
           << "layer " << l << " " << i;
@@ -106,7 +106,7 @@ TEST(BlobWriter, RejectsInconsistentModels) {
   bad.layers[0].variance[1] = -0.5;
   EXPECT_THROW(pbp::trainer::write_blob(bad), std::invalid_argument);
   bad = model;
-  bad.layers[1].relu = true;
+  bad.layers[1].activation = pbp::trainer::Activation::relu;
   EXPECT_THROW(pbp::trainer::write_blob(bad), std::invalid_argument);
   bad = model;
   bad.metadata.feature_names.pop_back();

@@ -3,7 +3,8 @@
 // every target (the runtime's contract: bit-identical outputs everywhere).
 //
 // This test rebuilds the whole header from scratch and compares it with the committed file:
-//   1. trains a few networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1) with the PBP trainer on
+//   1. trains a few networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1 ReLU; 3-8-1 erf,
+//      4-16-16-1 sign) with the PBP trainer on
 //      small synthetic data generated here from fixed seeds (pbp::trainer::Random, own math),
 //   2. writes their blobs (no metadata, to keep the header small for the micro:bit),
 //   3. picks inputs per model: typical rows, the zero vector, large |x|, and inputs chosen so
@@ -49,7 +50,8 @@ struct Spec {
   uint32_t rows;
   uint32_t epochs;
   uint64_t seed;
-  double epistemic_scale = 1.0;  // not 1: the blob has the epistemic-scaled likelihood
+  double epistemic_scale = 1.0;              // not 1: the blob has the epistemic-scaled likelihood
+  Activation activation = Activation::relu;  // of the hidden layers
 };
 
 const std::vector<Spec>& specs() {
@@ -59,6 +61,8 @@ const std::vector<Spec>& specs() {
       {"4-16-16-1", 4, {16, 16}, 400, 40, 13},
       {"2-32-32-32-1", 2, {32, 32, 32}, 400, 40, 14},
       {"4-16-16-1, epistemic x 4.6875", 4, {16, 16}, 400, 40, 13, 4.6875},
+      {"3-8-1 erf", 3, {8}, 400, 40, 15, 1.0, Activation::erf},
+      {"4-16-16-1 sign", 4, {16, 16}, 400, 40, 16, 1.0, Activation::sign},
   };
   return list;
 }
@@ -135,7 +139,10 @@ AlphaSummary alpha_summary(const Model& model, const std::vector<double>& raw) {
   s.min_alpha = 1e300;
   for (size_t l = 0; l + 1 < model.layers.size(); ++l) {
     for (uint32_t j = 0; j < model.layers[l].outputs; ++j) {
-      const double a = ws.relu_alpha[l][j];
+      // ReLU layers keep alpha; for erf and sign it is m / sqrt(v) of the pre-activation too.
+      const double a = model.layers[l].activation == Activation::relu
+                           ? ws.relu_alpha[l][j]
+                           : ws.a_mean[l][j] / std::sqrt(ws.a_var[l][j]);
       s.min_alpha = a < s.min_alpha ? a : s.min_alpha;
       s.below_30 += a < -30.0;
     }
@@ -212,6 +219,7 @@ std::string generate_header() {
     options.hidden = spec.hidden;
     options.epochs = spec.epochs;
     options.seed = spec.seed;
+    options.activation = spec.activation;
     Model model = train(synthetic_data(spec), options);
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;

@@ -12,13 +12,14 @@
 namespace pbp::trainer {
 namespace {
 
-std::vector<Layer> random_network(const std::vector<uint32_t>& widths, Random& random) {
+std::vector<Layer> random_network(const std::vector<uint32_t>& widths, Random& random,
+                                  Activation activation = Activation::relu) {
   std::vector<Layer> layers;
   for (size_t l = 0; l + 1 < widths.size(); ++l) {
     Layer layer;
     layer.inputs = widths[l];
     layer.outputs = widths[l + 1];
-    layer.relu = l + 2 < widths.size();
+    layer.activation = l + 2 < widths.size() ? activation : Activation::linear;
     const size_t count = size_t{layer.outputs} * layer.row_length();
     for (size_t i = 0; i < count; ++i) {
       layer.mean.push_back(random.normal());
@@ -111,6 +112,29 @@ TEST(Gradients, ThreeHiddenLayersMatchFiniteDifferences) {
         trial, a.checked, a.pure_relative, a.worst_relative);
     EXPECT_LE(a.worst_relative, 1e-6);
   }
+}
+
+// The erf and sign units' Jacobians (activation_jacobian.hpp) through the whole reverse mode.
+void expect_network_gradients(Activation activation, uint64_t seed, const char* name) {
+  Random random(seed);
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::vector<Layer> layers = random_network({3, 6, 5, 1}, random, activation);
+    const double x[3] = {random.normal(), random.normal(), random.normal()};
+    const Agreement a = check_network(layers, x, random.normal(), 0.2);
+    std::printf(
+        "%s, 2 hidden layers, trial %d: %zu derivatives (%zu above the floor), worst "
+        "relative error %.3g\n",
+        name, trial, a.checked, a.pure_relative, a.worst_relative);
+    EXPECT_LE(a.worst_relative, 1e-6);
+  }
+}
+
+TEST(Gradients, ErfNetworkMatchesFiniteDifferences) {
+  expect_network_gradients(Activation::erf, 15, "erf");
+}
+
+TEST(Gradients, SignNetworkMatchesFiniteDifferences) {
+  expect_network_gradients(Activation::sign, 16, "sign");
 }
 
 TEST(Gradients, NetworkWithUnitsInTheSeriesBranch) {

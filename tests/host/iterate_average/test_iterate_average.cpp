@@ -21,7 +21,7 @@ std::vector<Layer> random_layers(uint64_t seed) {
     Layer layer;
     layer.inputs = widths[l];
     layer.outputs = widths[l + 1];
-    layer.relu = l == 0;
+    layer.activation = l == 0 ? pbp::trainer::Activation::relu : pbp::trainer::Activation::linear;
     for (uint32_t i = 0; i < layer.outputs * layer.row_length(); ++i) {
       layer.mean.push_back(random.normal());
       layer.variance.push_back(0.05 + random.uniform());

@@ -16,7 +16,8 @@ std::vector<Layer> small_network(const std::vector<uint32_t>& widths, Random& ra
     Layer layer;
     layer.inputs = widths[l];
     layer.outputs = widths[l + 1];
-    layer.relu = l + 2 < widths.size();
+    layer.activation =
+        l + 2 < widths.size() ? pbp::trainer::Activation::relu : pbp::trainer::Activation::linear;
     for (size_t i = 0; i < size_t{layer.outputs} * layer.row_length(); ++i) {
       layer.mean.push_back(random.normal() * 0.8);
       layer.variance.push_back(0.02 + 0.3 * random.uniform());
@@ -41,7 +42,7 @@ double sampled_output(const std::vector<Layer>& layers, const std::vector<double
         sum += w * (k < layer.inputs ? z[k] : 1.0);
       }
       a[j] = sum * scale;
-      if (layer.relu && a[j] < 0.0) a[j] = 0.0;
+      if (layer.activation == pbp::trainer::Activation::relu && a[j] < 0.0) a[j] = 0.0;
     }
     z = a;
   }

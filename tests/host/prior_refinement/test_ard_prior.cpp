@@ -36,7 +36,8 @@ Sweep random_sweep(uint64_t seed, const PriorGroups& groups) {
     Layer layer;
     layer.inputs = inputs;
     layer.outputs = outputs;
-    layer.relu = outputs != 1;
+    layer.activation =
+        outputs != 1 ? pbp::trainer::Activation::relu : pbp::trainer::Activation::linear;
     std::vector<PriorFactor> factors;
     for (uint32_t i = 0; i < outputs * (inputs + 1); ++i) {
       const PriorFactor f{random.normal() * 0.3, 0.2 + random.uniform(), 0.5 * random.uniform(),

@@ -116,7 +116,7 @@ TEST(FitStandardisation, RangesGoIntoTheBlobAndBack) {
   Layer layer;
   layer.inputs = 2;
   layer.outputs = 1;
-  layer.relu = false;
+  layer.activation = pbp::trainer::Activation::linear;
   layer.mean = {0.5, -0.25, 0.125};
   layer.variance = {0.01, 0.02, 0.03};
   model.layers = {layer};

@@ -1,5 +1,6 @@
 // Golden vectors: pbp_open and every predict call on this target must reproduce, bit for bit, what
-// the host float runtime gave for a few trained networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1)
+// the host float runtime gave for a few trained networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1;
+// erf and sign hidden units)
 // on typical, zero, large-|x| inputs and inputs that drive hidden units deep into alpha < -30.
 //
 // The expected bits live in golden_vectors.h, generated on the host by

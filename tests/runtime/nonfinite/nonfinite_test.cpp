@@ -155,6 +155,25 @@ PBP_TEST(relu_moments_pass_nonfinite_arguments_on) {
   }
 }
 
+PBP_TEST(erf_and_sign_moments_pass_nonfinite_arguments_on) {
+  const float cases[][2] = {{kNan, 1.0f},  {1.0f, kNan},  {kNan, 0.0f}, {kInf, 1.0f},
+                            {-kInf, 1.0f}, {kInf, 0.0f},  {1.0f, kInf}, {0.0f, kInf},
+                            {kInf, kInf},  {-kInf, kInf}, {kNan, kNan}};
+  for (const auto& c : cases) {
+    float mean = c[0], var = c[1];
+    pbp::erf_moments_inplace(1, &mean, &var);  // the runtime's loops
+    PBP_CHECK(!pbp::math::is_finite(mean) && !pbp::math::is_finite(var));
+    mean = c[0], var = c[1];
+    pbp::sign_moments_inplace(1, &mean, &var);
+    PBP_CHECK(!pbp::math::is_finite(mean) && !pbp::math::is_finite(var));
+  }
+  // Finite extremes stay finite: saturated units, their variance exactly 0.
+  const pbp::ErfMoments<float> e = pbp::erf_moments(1e30f, 1.0f);
+  PBP_CHECK(e.mean == 1.0f && e.variance == 0.0f);
+  const pbp::SignMoments<float> s = pbp::sign_moments(-1e18f, 1.4e-44f);
+  PBP_CHECK(s.mean == -1.0f && s.variance == 0.0f);
+}
+
 PBP_TEST(relu_moments_of_finite_units_are_unchanged) {
   // The deterministic unit that is off is +0 exactly (m - m), for either sign of m.
   const float off[4] = {-3.0f, -0.0f, 0.0f, -kFloatMax};

@@ -175,6 +175,18 @@ PBP_TEST(model_description) {
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
   set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + activation, 7);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+  // The first value past the known ones, and the new hidden activations on the last layer.
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + activation, PBP_ACTIVATION_SIGN + 1);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 1) + activation, PBP_ACTIVATION_ERF);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 1) + activation, PBP_ACTIVATION_SIGN);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_ACTIVATION);
+  // Erf and sign hidden layers open.
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + activation, PBP_ACTIVATION_ERF);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  set_u32(pbp_test::layer_record(pbp_test::tiny_copy(), 0) + activation, PBP_ACTIVATION_SIGN);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
 }
 
 PBP_TEST(tensor_descriptors) {

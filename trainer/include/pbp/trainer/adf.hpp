@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pbp/moments.hpp"
+#include "pbp/trainer/activation_jacobian.hpp"
 #include "pbp/trainer/helper_thread.hpp"
 #include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/model.hpp"
@@ -56,6 +57,7 @@ struct PaddedLayer {
   uint32_t inputs = 0;
   uint32_t outputs = 0;
   bool input_major = false;
+  Activation activation = Activation::relu;  // Layer::activation
   uint32_t stride = 0;
   // 0, or the first unit (a multiple of kDoublesPerLine) of the layer's second part: the units the
   // helper thread takes, and for a layer after the first the rows whose contributions to

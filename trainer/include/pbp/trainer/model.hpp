@@ -19,6 +19,9 @@ namespace pbp::trainer {
 // The task is the runtime's (PBP_TASK_*); the blob stores the likelihood, which implies it.
 using Task = format::Task;
 
+// A layer's activation (PBP_ACTIVATION_*): ReLU, erf or sign on hidden layers, linear on the last.
+using Activation = format::Activation;
+
 // Gamma(a, b) posterior on a precision (shape a, rate b).
 struct Gamma {
   double a = 6.0;
@@ -36,11 +39,11 @@ struct LaplaceScale {
 };
 
 // Factorised Gaussian posterior of one dense layer's weights: row-major [outputs][inputs + 1],
-// bias weight last in each row. Hidden layers are ReLU, the last layer is linear.
+// bias weight last in each row. Hidden layers are ReLU, erf or sign, the last layer is linear.
 struct Layer {
   uint32_t inputs = 0;
   uint32_t outputs = 0;
-  bool relu = true;
+  Activation activation = Activation::relu;
   std::vector<double> mean;
   std::vector<double> variance;
   uint32_t row_length() const { return inputs + 1; }

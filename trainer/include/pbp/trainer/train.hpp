@@ -66,7 +66,8 @@ enum class Inference : uint32_t { adf = 0, sep = 1 };
 enum class IterateAveraging : uint32_t { automatic = 0, on = 1, off = 2 };
 
 struct TrainOptions {
-  std::vector<uint32_t> hidden{50};  // widths of the ReLU hidden layers
+  std::vector<uint32_t> hidden{50};          // widths of the hidden layers
+  Activation activation = Activation::relu;  // of every hidden layer: relu, erf or sign
   uint32_t epochs = 40;
   uint64_t seed = 1;
   Task task = Task::regression;
