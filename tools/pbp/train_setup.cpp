@@ -7,6 +7,7 @@
 #include "output.hpp"
 #include "pbp/trainer/csv.hpp"
 #include "pbp/trainer/idx.hpp"
+#include "pbp/trainer/option_names.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -23,27 +24,34 @@ trainer::Task task_option(const ParsedOptions& options) {
   return *task;
 }
 
+// The value of option `name` from its table (trainer/option_names.hpp), or `fallback` if absent.
+template <class Value, size_t N>
+Value named_option(const ParsedOptions& options, const std::string& name,
+                   const trainer::OptionName<Value> (&names)[N], Value fallback) {
+  const auto text = options.text(name);
+  if (!text) return fallback;
+  const auto value = trainer::parse_option_name(names, *text);
+  if (!value) {
+    throw UsageError("--" + name + " expects " + trainer::option_choices(names) + ", got '" +
+                     *text + "'");
+  }
+  return *value;
+}
+
 // --softmax, --samples: only for multiclass; --samples alone means --softmax sampled.
 void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train) {
   const auto softmax = options.text("softmax");
   if ((softmax || options.has("samples")) && train.task != trainer::Task::multiclass) {
     throw UsageError("--softmax and --samples go with --task multiclass");
   }
-  if (softmax && *softmax != "mean-field" && *softmax != "bound" && *softmax != "sampled") {
-    throw UsageError("--softmax expects mean-field, bound or sampled, got '" + *softmax + "'");
-  }
+  const auto approximation =
+      named_option(options, "softmax", trainer::kSoftmaxNames, train.softmax);
   if (options.has("samples")) {
     if (softmax && *softmax != "sampled") throw UsageError("--samples goes with --softmax sampled");
     train.samples =
         static_cast<uint32_t>(options.integer_between("samples", train.samples, 1, kMaxSamples));
   }
-  if (options.has("samples") || (softmax && *softmax == "sampled")) {
-    train.softmax = trainer::SoftmaxApproximation::sampled;
-  } else if (softmax && *softmax == "bound") {
-    train.softmax = trainer::SoftmaxApproximation::log_bound;
-  } else {
-    train.softmax = trainer::SoftmaxApproximation::mean_field;
-  }
+  train.softmax = options.has("samples") ? trainer::SoftmaxApproximation::sampled : approximation;
 }
 
 trainer::Dataset load_idx(const ParsedOptions& options, const trainer::TrainOptions& train) {
@@ -88,8 +96,9 @@ const char* const kTrainingOptionsHelp =
     "  --algorithm A        pbp (default) or ebp (expectation backpropagation: variances and\n"
     "                       prior fixed)\n"
     "  --prior P            learned (EP refinement of the prior precision) or fixed (kept at\n"
-    "                       its prior mean); default: learned for regression and count,\n"
-    "                       fixed for binary and multiclass, where learning it is unstable;\n"
+    "                       its prior mean); default (auto): learned for regression and\n"
+    "                       count, fixed for binary and multiclass, where learning it is "
+    "unstable;\n"
     "                       or ard: learned, with one prior precision per input on its\n"
     "                       first-layer weights (pbp inspect shows each input's relevance);\n"
     "                       or laplace: the EP paper's sparsity-promoting Laplace prior on\n"
@@ -100,8 +109,8 @@ const char* const kTrainingOptionsHelp =
     "                       the data again) or sep (stochastic EP: one averaged factor, the\n"
     "                       data counted once however many epochs run; broader posteriors)\n"
     "  --averaging A        on: each epoch's model is the average of the posterior over the\n"
-    "                       epoch's updates; off: the posterior the epoch ends on (default:\n"
-    "                       on for multiclass, off for the other tasks)\n"
+    "                       epoch's updates; off: the posterior the epoch ends on (default,\n"
+    "                       auto: on for multiclass, off for the other tasks)\n"
     "  --softmax S          multiclass: mean-field (default; the approximation of E[softmax]\n"
     "                       that predictions use), bound (the paper's log bound) or sampled\n"
     "  --samples S          multiclass: draws per update of the sampled softmax (default: 10;\n"
@@ -124,14 +133,8 @@ const char* const kTrainingOptionsHelp =
 trainer::TrainOptions training_options(const ParsedOptions& options) {
   trainer::TrainOptions train;
   train.hidden = options.width_list("hidden", train.hidden);
-  if (const auto activation = options.text("activation")) {
-    if (*activation != "relu" && *activation != "erf" && *activation != "sign") {
-      throw UsageError("--activation expects relu, erf or sign, got '" + *activation + "'");
-    }
-    train.activation = *activation == "erf"    ? trainer::Activation::erf
-                       : *activation == "sign" ? trainer::Activation::sign
-                                               : trainer::Activation::relu;
-  }
+  train.activation =
+      named_option(options, "activation", trainer::kActivationNames, train.activation);
   train.epochs =
       static_cast<uint32_t>(options.integer_between("epochs", train.epochs, 1, 1'000'000));
   train.seed = options.unsigned_integer("seed", train.seed);
@@ -143,41 +146,17 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
     train.classes =
         static_cast<uint32_t>(options.integer_between("classes", 0, 2, trainer::kMaxClasses));
   }
-  if (const auto algorithm = options.text("algorithm")) {
-    if (*algorithm != "pbp" && *algorithm != "ebp") {
-      throw UsageError("--algorithm expects pbp or ebp, got '" + *algorithm + "'");
-    }
-    train.algorithm = *algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
+  train.algorithm = named_option(options, "algorithm", trainer::kAlgorithmNames, train.algorithm);
+  train.prior = named_option(options, "prior", trainer::kPriorNames, train.prior);
+  train.inference = named_option(options, "inference", trainer::kInferenceNames, train.inference);
+  train.averaging = named_option(options, "averaging", trainer::kAveragingNames, train.averaging);
+  if ((train.prior == trainer::PriorMode::ard || train.prior == trainer::PriorMode::laplace) &&
+      train.algorithm == trainer::Algorithm::ebp) {
+    throw UsageError("--prior " + *options.text("prior") +
+                     " goes with --algorithm pbp (EBP keeps the prior fixed)");
   }
-  if (const auto prior = options.text("prior")) {
-    if (*prior != "learned" && *prior != "fixed" && *prior != "ard" && *prior != "laplace") {
-      throw UsageError("--prior expects learned, fixed, ard or laplace, got '" + *prior + "'");
-    }
-    train.prior = *prior == "fixed"     ? trainer::PriorMode::fixed
-                  : *prior == "ard"     ? trainer::PriorMode::ard
-                  : *prior == "laplace" ? trainer::PriorMode::laplace
-                                        : trainer::PriorMode::learned;
-    if ((train.prior == trainer::PriorMode::ard || train.prior == trainer::PriorMode::laplace) &&
-        train.algorithm == trainer::Algorithm::ebp) {
-      throw UsageError("--prior " + *prior +
-                       " goes with --algorithm pbp (EBP keeps the prior fixed)");
-    }
-  }
-  if (const auto inference = options.text("inference")) {
-    if (*inference != "adf" && *inference != "sep") {
-      throw UsageError("--inference expects adf or sep, got '" + *inference + "'");
-    }
-    train.inference = *inference == "sep" ? trainer::Inference::sep : trainer::Inference::adf;
-    if (train.inference == trainer::Inference::sep && train.algorithm == trainer::Algorithm::ebp) {
-      throw UsageError("--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
-    }
-  }
-  if (const auto averaging = options.text("averaging")) {
-    if (*averaging != "on" && *averaging != "off") {
-      throw UsageError("--averaging expects on or off, got '" + *averaging + "'");
-    }
-    train.averaging =
-        *averaging == "on" ? trainer::IterateAveraging::on : trainer::IterateAveraging::off;
+  if (train.inference == trainer::Inference::sep && train.algorithm == trainer::Algorithm::ebp) {
+    throw UsageError("--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
   }
   softmax_options(options, train);
   train.threads = static_cast<uint32_t>(options.integer_between(
@@ -187,11 +166,8 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
 
 RecipeSettings recipe_settings(const ParsedOptions& options, const trainer::TrainOptions& train) {
   RecipeSettings settings;
-  if (const auto recipe = options.text("recipe")) {
-    if (*recipe != "auto" && *recipe != "paper") {
-      throw UsageError("--recipe expects auto or paper, got '" + *recipe + "'");
-    }
-    settings.recipe = *recipe == "paper" ? trainer::Recipe::paper : trainer::Recipe::automatic;
+  if (options.has("recipe")) {
+    settings.recipe = named_option(options, "recipe", trainer::kRecipeNames, settings.recipe);
     if (settings.recipe == trainer::Recipe::automatic && train.task != trainer::Task::regression) {
       throw UsageError("--recipe auto goes with --task regression");
     }

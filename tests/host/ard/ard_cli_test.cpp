@@ -57,7 +57,7 @@ TEST_F(ArdCli, PriorOptionIsCheckedAndCrossvalTakesIt) {
   write_file(path("d.csv"), regression_csv(40));
   const RunResult unknown = train(path("d.csv"), path("m.pbp"), {"--prior", "sparse"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("--prior expects learned, fixed, ard or laplace, got 'sparse'"),
+  EXPECT_NE(unknown.err.find("--prior expects auto, learned, fixed, ard or laplace, got 'sparse'"),
             std::string::npos)
       << unknown.err;
   const RunResult ebp =

@@ -42,7 +42,7 @@ TEST_F(TaskErrors, OptionsMustFitTheTask) {
   usage({"--inference", "ep"}, "--inference expects adf or sep, got 'ep'");
   usage({"--algorithm", "ebp", "--inference", "sep"},
         "--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
-  usage({"--averaging", "yes"}, "--averaging expects on or off, got 'yes'");
+  usage({"--averaging", "yes"}, "--averaging expects auto, on or off, got 'yes'");
   expect_error(run_pbp({"crossval", "--data", d, "--splits", "2", "--task", "poisson"}), 2,
                "pbp crossval: --task expects");
 }

@@ -9,6 +9,7 @@
 #include "arrays.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/option_names.hpp"
 #include "pbp/trainer/recipe.hpp"
 #include "pbp/trainer/train.hpp"
 
@@ -18,6 +19,15 @@ namespace {
 [[noreturn]] void bad_option(const std::string& name, const std::string& value,
                              const std::string& choices) {
   throw std::invalid_argument(name + " must be " + choices + ", got '" + value + "'");
+}
+
+// The value `text` names in option `name`'s table (trainer/option_names.hpp).
+template <class Value, size_t N>
+Value named(const std::string& text, const std::string& name,
+            const trainer::OptionName<Value> (&names)[N]) {
+  const auto value = trainer::parse_option_name(names, text);
+  if (!value) bad_option(name, text, trainer::option_choices(names, "'"));
+  return *value;
 }
 
 trainer::TrainOptions train_options(const TrainRequest& r) {
@@ -31,41 +41,12 @@ trainer::TrainOptions train_options(const TrainRequest& r) {
   if (r.hidden) o.hidden = *r.hidden;
   if (r.epochs) o.epochs = *r.epochs;
   o.seed = r.seed;
-  if (r.algorithm != "pbp" && r.algorithm != "ebp") {
-    bad_option("algorithm", r.algorithm, "'pbp' or 'ebp'");
-  }
-  o.algorithm = r.algorithm == "ebp" ? trainer::Algorithm::ebp : trainer::Algorithm::pbp;
-  if (r.prior == "auto") {
-    o.prior = trainer::PriorMode::automatic;
-  } else if (r.prior == "learned" || r.prior == "fixed" || r.prior == "ard" ||
-             r.prior == "laplace") {
-    o.prior = r.prior == "learned" ? trainer::PriorMode::learned
-              : r.prior == "fixed" ? trainer::PriorMode::fixed
-              : r.prior == "ard"   ? trainer::PriorMode::ard
-                                   : trainer::PriorMode::laplace;
-  } else {
-    bad_option("prior", r.prior, "'auto', 'learned', 'fixed', 'ard' or 'laplace'");
-  }
-  if (r.softmax == "mean-field") {
-    o.softmax = trainer::SoftmaxApproximation::mean_field;
-  } else if (r.softmax == "bound") {
-    o.softmax = trainer::SoftmaxApproximation::log_bound;
-  } else if (r.softmax == "sampled") {
-    o.softmax = trainer::SoftmaxApproximation::sampled;
-  } else {
-    bad_option("softmax", r.softmax, "'mean-field', 'bound' or 'sampled'");
-  }
+  o.algorithm = named(r.algorithm, "algorithm", trainer::kAlgorithmNames);
+  o.prior = named(r.prior, "prior", trainer::kPriorNames);
+  o.softmax = named(r.softmax, "softmax", trainer::kSoftmaxNames);
   o.samples = r.samples;
-  if (r.inference != "adf" && r.inference != "sep") {
-    bad_option("inference", r.inference, "'adf' or 'sep'");
-  }
-  o.inference = r.inference == "sep" ? trainer::Inference::sep : trainer::Inference::adf;
-  if (r.averaging != "auto" && r.averaging != "on" && r.averaging != "off") {
-    bad_option("averaging", r.averaging, "'auto', 'on' or 'off'");
-  }
-  o.averaging = r.averaging == "on"    ? trainer::IterateAveraging::on
-                : r.averaging == "off" ? trainer::IterateAveraging::off
-                                       : trainer::IterateAveraging::automatic;
+  o.inference = named(r.inference, "inference", trainer::kInferenceNames);
+  o.averaging = named(r.averaging, "averaging", trainer::kAveragingNames);
   if (r.threads != 1 && r.threads != 2) throw std::invalid_argument("threads must be 1 or 2");
   o.threads = r.threads;
   return o;
@@ -74,12 +55,10 @@ trainer::TrainOptions train_options(const TrainRequest& r) {
 // What `pbp train`'s --recipe, --hidden and --epochs give (tools/pbp/train_setup.cpp): the
 // automatic recipe searches only the network and the epochs it is given.
 trainer::Recipe recipe(const TrainRequest& r, trainer::SearchSpace& space) {
-  if (r.recipe != "auto" && r.recipe != "paper") {
-    bad_option("recipe", r.recipe, "'auto' or 'paper'");
-  }
+  const trainer::Recipe chosen = named(r.recipe, "recipe", trainer::kRecipeNames);
   if (r.hidden) space.networks = {*r.hidden};
   if (r.epochs) space.epochs = {*r.epochs};
-  return r.recipe == "paper" ? trainer::Recipe::paper : trainer::Recipe::automatic;
+  return chosen;
 }
 
 // The rows as the trainer takes them, every value checked: a NaN or an Inf is named by its cell.
