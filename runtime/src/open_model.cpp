@@ -69,8 +69,8 @@ pbp_status read_layer_shape(const uint8_t* record, uint32_t index, pbp_model* mo
   }
   // network_moments runs ReLU, erf or sign after every layer but the last, which is linear.
   const uint32_t a = layer.activation;
-  const bool hidden_ok =
-      a == PBP_ACTIVATION_RELU || a == PBP_ACTIVATION_ERF || a == PBP_ACTIVATION_SIGN;
+  const bool hidden_ok = a == PBP_ACTIVATION_RELU || (PBP_WITH_ERF && a == PBP_ACTIVATION_ERF) ||
+                         (PBP_WITH_SIGN && a == PBP_ACTIVATION_SIGN);
   if (last ? a != PBP_ACTIVATION_LINEAR : !hidden_ok) return PBP_ERR_ACTIVATION;
   return PBP_OK;
 }

@@ -365,17 +365,18 @@ inline constexpr uint32_t network_workspace_elements(uint32_t max_width) {
 }
 
 // Applies a hidden layer's activation (PBP_ACTIVATION_RELU, _ERF or _SIGN: open_model admits no
-// other on a hidden layer; anything else runs as ReLU) in place to `count` units. One test per
-// layer, so the ReLU loop costs what it did.
+// other on a hidden layer, nor one this build leaves out (PBP_WITH_*); anything else runs as
+// ReLU) in place to `count` units. One test per layer, so the ReLU loop costs what it did.
 template <class T>
 inline void activation_moments_inplace(uint32_t activation, uint32_t count, T* mean, T* var) {
-  if (activation == PBP_ACTIVATION_ERF) {
-    erf_moments_inplace(count, mean, var);
-  } else if (activation == PBP_ACTIVATION_SIGN) {
-    sign_moments_inplace(count, mean, var);
-  } else {
-    relu_moments_inplace(count, mean, var);
-  }
+#if PBP_WITH_ERF
+  if (activation == PBP_ACTIVATION_ERF) return erf_moments_inplace(count, mean, var);
+#endif
+#if PBP_WITH_SIGN
+  if (activation == PBP_ACTIVATION_SIGN) return sign_moments_inplace(count, mean, var);
+#endif
+  (void)activation;
+  relu_moments_inplace(count, mean, var);
 }
 
 // Predictive moments of the network output for an exact (standardised) input x: the activation

@@ -72,7 +72,7 @@ typedef enum pbp_status {
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
   PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
   PBP_ERR_LAYER_SHAPE = 20,      /* layers do not chain from the inputs to the outputs */
-  PBP_ERR_ACTIVATION = 21,       /* a hidden layer not ReLU, erf or sign, or the last not linear */
+  PBP_ERR_ACTIVATION = 21,       /* a hidden layer not ReLU, erf or sign (built in), or last not linear */
   /* Tensors. */
   PBP_ERR_STORAGE_TYPE = 22,      /* a tensor storage type this reader does not support */
   PBP_ERR_TENSOR_SIZE = 23,       /* element count or byte length wrong for the tensor */
@@ -131,6 +131,16 @@ typedef enum pbp_status {
 #define PBP_ACTIVATION_RELU 1u
 #define PBP_ACTIVATION_ERF 2u  /* erf(a / sqrt 2) = 2 Phi(a) - 1, the EP paper's probit unit */
 #define PBP_ACTIVATION_SIGN 3u /* sign(a), sign(0) = 0 */
+/* The hidden activations this build of the runtime runs: ReLU always, erf and sign unless
+   compiled with PBP_WITH_ERF=0 or PBP_WITH_SIGN=0 (CMake: -DPBP_RUNTIME_ACTIVATIONS=relu), which
+   saves their flash on a device whose models are ReLU. pbp_open refuses a blob that needs a
+   left-out activation with PBP_ERR_ACTIVATION. */
+#ifndef PBP_WITH_ERF
+#define PBP_WITH_ERF 1
+#endif
+#ifndef PBP_WITH_SIGN
+#define PBP_WITH_SIGN 1
+#endif
 
 /* A string inside the blob: UTF-8 by convention, not NUL-terminated. */
 typedef struct pbp_string {

@@ -1,0 +1,50 @@
+// A ReLU-only runtime (PBP_WITH_ERF=0, PBP_WITH_SIGN=0) opens and runs the corpus's ReLU models
+// and refuses its erf and sign models with PBP_ERR_ACTIVATION, never running them as ReLU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "pbp/pbp.h"
+
+namespace {
+
+static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0, "this test needs the ReLU-only build");
+
+std::vector<uint8_t> corpus_blob(const std::string& name) {
+  std::ifstream file(std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/" + name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+TEST(ReluOnlyRuntime, RefusesErfAndSignModels) {
+  for (const char* name : {"valid_erf.pbp", "valid_sign.pbp"}) {
+    const std::vector<uint8_t> blob = corpus_blob(name);
+    ASSERT_FALSE(blob.empty()) << name;
+    pbp_model model;
+    EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_ACTIVATION) << name;
+  }
+}
+
+TEST(ReluOnlyRuntime, RunsReluModels) {
+  for (const char* name : {"valid_tiny.pbp", "valid_deep.pbp", "valid_epistemic_scaled.pbp"}) {
+    const std::vector<uint8_t> blob = corpus_blob(name);
+    ASSERT_FALSE(blob.empty()) << name;
+    pbp_model model;
+    ASSERT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_OK) << name;
+    std::vector<float> input(model.input_count, 0.5f);
+    ASSERT_EQ(model.task, PBP_TASK_REGRESSION) << name;
+    std::vector<float> workspace(model.workspace_bytes / sizeof(float) + 1);
+    pbp_prediction prediction;
+    ASSERT_EQ(pbp_predict(&model, input.data(), model.input_count, 0.95f, workspace.data(),
+                          workspace.size() * sizeof(float), &prediction),
+              PBP_OK)
+        << name;
+    EXPECT_TRUE(std::isfinite(prediction.mean)) << name;
+    EXPECT_GT(prediction.epistemic_variance, 0.0f) << name;
+  }
+}
+
+}  // namespace
