@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "pbp/trainer/batch_ep.hpp"
@@ -201,6 +202,21 @@ TEST(BatchEpMoments, HiddenTiltedIsExactWithKnownOutputWeights) {
   EXPECT_NEAR(t3.mean, r3.mean, 1e-6 * std::sqrt(r3.variance));
   EXPECT_NEAR(t3.variance, r3.variance, 1e-6 * r3.variance);
   EXPECT_NEAR(t3.log_mass, r3.log_mass, 1e-6);
+}
+
+// A cavity of zero or non-finite variance gives no moments (NaN), so the site is left alone,
+// rather than an exception that would end the whole training.
+TEST(BatchEpMoments, DegenerateCavitiesGiveNoMoments) {
+  const auto unit = [](double x) { return -0.5 * x * x; };
+  EXPECT_TRUE(std::isnan(quadrature_moments(1.0, 1.0, 5, unit).variance));
+  EXPECT_TRUE(std::isnan(quadrature_moments(0.0, INFINITY, 5, unit).variance));
+  EXPECT_TRUE(std::isnan(quadrature_moments(NAN, 1.0, 5, unit).variance));
+  EXPECT_THROW(quadrature_moments(0.0, 1.0, 4, unit), std::invalid_argument);
+  EXPECT_FALSE(output_prior_tilted(1.0, 0.0, 0.8).variance > 0.0);
+  EXPECT_FALSE(noise_tilted(0.0, 1.0, 0.5, -2.0, INFINITY, 0.95).theta.variance > 0.0);
+  OutputCavity c = some_cavity();
+  const LatentMoments f = latent_moments(c);
+  EXPECT_FALSE(hidden_tilted(c, f, 0, 0.3, 0.0, 1.0, 0.1, 0.95).variance > 0.0);
 }
 
 TEST(BatchEpMoments, NoiseTiltedMatchesIntegration) {

@@ -93,6 +93,8 @@ double activation(double h, uint32_t hidden);
 
 // Mean and variance of the density proportional to exp(log_density(x)) on [lower, upper],
 // by Simpson's rule on `points` (odd) equally spaced nodes; log of the integral in log_mass.
+// NaN mean and variance (log_mass -inf) if the range is empty or not finite, or the density
+// vanishes or is NaN on every node.
 struct QuadratureMoments {
   double log_mass = 0.0, mean = 0.0, variance = 0.0;
 };

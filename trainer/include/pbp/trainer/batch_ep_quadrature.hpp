@@ -13,9 +13,15 @@ namespace pbp::trainer::batch_ep {
 template <class LogDensity>
 QuadratureMoments quadrature_moments(double lower, double upper, size_t points,
                                      const LogDensity& log_density) {
-  if (points < 3 || points % 2 == 0 || !(upper > lower)) {
-    throw std::invalid_argument("quadrature_moments: needs an odd count >= 3 and lower < upper");
+  if (points < 3 || points % 2 == 0) {
+    throw std::invalid_argument("quadrature_moments: needs an odd count >= 3");
   }
+  QuadratureMoments result;
+  result.log_mass = -math::infinity<double>();
+  result.mean = result.variance = math::quiet_nan<double>();
+  // A collapsed or non-finite range (a cavity of zero, infinite or NaN variance): no moments,
+  // which every caller treats as "leave this site alone".
+  if (!(upper > lower) || !math::is_finite(upper - lower)) return result;
   const double step = (upper - lower) / static_cast<double>(points - 1);
   std::vector<double> logs(points);
   double largest = -math::infinity<double>();
@@ -23,12 +29,7 @@ QuadratureMoments quadrature_moments(double lower, double upper, size_t points,
     logs[i] = log_density(lower + step * static_cast<double>(i));
     if (logs[i] > largest) largest = logs[i];
   }
-  QuadratureMoments result;
-  if (!math::is_finite(largest)) {
-    result.log_mass = -math::infinity<double>();
-    result.mean = result.variance = math::quiet_nan<double>();
-    return result;
-  }
+  if (!math::is_finite(largest)) return result;
   double mass = 0.0, first = 0.0;
   std::vector<double> weights(points);
   for (size_t i = 0; i < points; ++i) {
