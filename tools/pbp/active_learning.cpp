@@ -1,6 +1,7 @@
 #include "active_learning.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "model_file.hpp"
 #include "parallel.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/metrics.hpp"
 #include "pbp/trainer/random.hpp"
 #include "variance_reduction.hpp"
 
@@ -62,9 +64,51 @@ size_t highest_variance(const LoadedModel& model, const trainer::Dataset& data,
   return best;
 }
 
+// The batch EP comparator's test figures, and the pool position of its highest predictive
+// variance (the same rule as highest_variance, on the EP predictive distribution).
+struct EpLearner {
+  trainer::batch_ep::Model model;
+
+  std::vector<double> test(const trainer::Dataset& rows) const {
+    std::vector<double> mean(rows.rows), variance(rows.rows);
+    for (size_t i = 0; i < rows.rows; ++i) {
+      const auto p = model.predict(std::span<const double>(rows.row(i), rows.inputs));
+      mean[i] = p.mean;
+      variance[i] = p.variance();
+    }
+    const trainer::RegressionMetrics m = trainer::regression_metrics(rows.y, mean, variance);
+    return {m.rmse, m.loglik};
+  }
+
+  size_t highest_variance(const trainer::Dataset& data, const std::vector<size_t>& pool) const {
+    size_t best = 0;
+    double best_variance = -1.0;
+    for (size_t i = 0; i < pool.size(); ++i) {
+      const double variance =
+          model.predict(std::span<const double>(data.row(pool[i]), data.inputs)).variance();
+      if (variance > best_variance) {
+        best_variance = variance;
+        best = i;
+      }
+    }
+    return best;
+  }
+};
+
+uint32_t ep_hidden_units(const trainer::TrainOptions& options) {
+  if (options.hidden.size() != 1) {
+    throw std::invalid_argument(
+        "--method ep is the paper's one-hidden-layer network: give one "
+        "--hidden width");
+  }
+  return options.hidden[0];
+}
+
 ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
-                       const RepeatSetup& setup, const ModelRows& test, Strategy strategy,
+                       const RepeatSetup& setup, const ModelRows& test,
+                       const trainer::Dataset& test_rows, Method method, Strategy strategy,
                        trainer::TrainOptions options, const RecipeSettings& recipe) {
+  const auto start = std::chrono::steady_clock::now();
   options.seed = setup.training_seed;
   options.on_epoch = nullptr;
   trainer::Random picks(setup.pick_seed);
@@ -72,30 +116,42 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
   std::vector<size_t> pool = setup.pool;
   ActiveRun run;
   for (size_t round = 0;; ++round) {
-    // Retrained from scratch; train() standardises on the current training rows.
-    const trainer::Model model =
-        trainer::train_with_recipe(data.subset(training), options, recipe.recipe, recipe.space);
-    const LoadedModel blob = LoadedModel::open(trainer::write_blob(model), "active-learning model");
-    const std::vector<Metric> metrics = evaluate(blob, test);
-    run.rmse.push_back(metric_value(metrics, "rmse"));
-    run.loglik.push_back(metric_value(metrics, "loglik"));
-    if (round == plan.rounds) return run;
+    // Retrained from scratch; both learners standardise on the current training rows.
     size_t chosen = 0;
-    switch (strategy) {
-      case Strategy::variance:
+    if (method == Method::ep) {
+      trainer::batch_ep::Options ep;
+      ep.hidden = ep_hidden_units(options);
+      ep.seed = setup.training_seed;
+      ep.input_prior = plan.ep_prior;
+      const EpLearner learner{trainer::batch_ep::train(data.subset(training), ep)};
+      const std::vector<double> figures = learner.test(test_rows);
+      run.rmse.push_back(figures[0]);
+      run.loglik.push_back(figures[1]);
+      if (round < plan.rounds && strategy == Strategy::variance) {
+        chosen = learner.highest_variance(data, pool);
+      }
+    } else {
+      const trainer::Model model =
+          trainer::train_with_recipe(data.subset(training), options, recipe.recipe, recipe.space);
+      const LoadedModel blob =
+          LoadedModel::open(trainer::write_blob(model), "active-learning model");
+      const std::vector<Metric> metrics = evaluate(blob, test);
+      run.rmse.push_back(metric_value(metrics, "rmse"));
+      run.loglik.push_back(metric_value(metrics, "loglik"));
+      if (round < plan.rounds && strategy == Strategy::variance) {
         chosen = highest_variance(blob, data, pool);
-        break;
-      case Strategy::variance_reduction:
+      } else if (round < plan.rounds && strategy == Strategy::variance_reduction) {
         chosen = largest_variance_reduction(model, data, pool);
-        break;
-      case Strategy::random:
-        chosen = static_cast<size_t>(picks.below(pool.size()));
-        break;
+      }
     }
+    if (round == plan.rounds) break;
+    if (strategy == Strategy::random) chosen = static_cast<size_t>(picks.below(pool.size()));
     run.picks.push_back(pool[chosen]);
     training.push_back(pool[chosen]);
     pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(chosen));
   }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
 }
 
 }  // namespace
@@ -139,24 +195,40 @@ std::optional<std::vector<Strategy>> parse_strategies(const std::string& text) {
   }
 }
 
-std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,
-                                                        const ActivePlan& plan,
-                                                        const trainer::TrainOptions& options,
-                                                        const RecipeSettings& recipe, size_t jobs,
-                                                        ProgressBar& progress) {
+const char* method_name(Method method) {
+  return method == Method::pbp ? "pbp" : "ep";
+}
+
+std::optional<Method> parse_method(const std::string& name) {
+  if (name == "pbp") return Method::pbp;
+  if (name == "ep") return Method::ep;
+  return std::nullopt;
+}
+
+std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
+    const trainer::Dataset& data, const ActivePlan& plan, const trainer::TrainOptions& options,
+    const RecipeSettings& recipe, size_t jobs, ProgressBar& progress) {
   if (options.task != trainer::Task::regression) {
     throw std::invalid_argument("active learning is for regression models");
   }
   if (plan.initial < 2 || plan.test < 1 || data.rows < plan.initial + plan.test + plan.rounds) {
     throw std::invalid_argument("active learning needs at least initial + test + rounds rows");
   }
-  std::vector<std::vector<ActiveRun>> runs(plan.strategies.size(),
-                                           std::vector<ActiveRun>(plan.repeats));
+  for (const Method method : plan.methods) {
+    if (method == Method::ep) ep_hidden_units(options);  // fail before any work
+  }
+  std::vector<std::vector<std::vector<ActiveRun>>> runs(
+      plan.methods.size(), std::vector<std::vector<ActiveRun>>(
+                               plan.strategies.size(), std::vector<ActiveRun>(plan.repeats)));
   parallel_for(plan.repeats, jobs, progress, [&](size_t repeat) {
     const RepeatSetup setup = setup_repeat(data.rows, plan, repeat);
-    const ModelRows test = model_rows(data.subset(setup.test));
-    for (size_t s = 0; s < plan.strategies.size(); ++s) {
-      runs[s][repeat] = run_strategy(data, plan, setup, test, plan.strategies[s], options, recipe);
+    const trainer::Dataset test_rows = data.subset(setup.test);
+    const ModelRows test = model_rows(test_rows);
+    for (size_t m = 0; m < plan.methods.size(); ++m) {
+      for (size_t s = 0; s < plan.strategies.size(); ++s) {
+        runs[m][s][repeat] = run_strategy(data, plan, setup, test, test_rows, plan.methods[m],
+                                          plan.strategies[s], options, recipe);
+      }
     }
   });
   return runs;

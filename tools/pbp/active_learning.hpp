@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "output.hpp"
+#include "pbp/trainer/batch_ep.hpp"
 #include "pbp/trainer/dataset.hpp"
 #include "pbp/trainer/train.hpp"
 #include "train_setup.hpp"
@@ -29,6 +30,13 @@ std::optional<Strategy> parse_strategy(const std::string& name);
 // separated by commas, each at most once. nullopt if anything else.
 std::optional<std::vector<Strategy>> parse_strategies(const std::string& text);
 
+// The learner: PBP (through a blob and the runtime, as a device runs it), or the batch EP
+// comparator of the paper's Table 2 (trainer/include/pbp/trainer/batch_ep.hpp, host only).
+enum class Method { pbp, ep };
+
+const char* method_name(Method method);
+std::optional<Method> parse_method(const std::string& name);
+
 struct ActivePlan {
   size_t initial = 20;  // training rows before the first addition
   size_t test = 100;
@@ -36,6 +44,8 @@ struct ActivePlan {
   size_t repeats = 40;
   uint64_t seed = 1;  // every repeat's split, training and random picks derive from it
   std::vector<Strategy> strategies;  // each sees the same splits, training seeds and pool order
+  std::vector<Method> methods{Method::pbp};  // each sees the same splits and seeds too
+  trainer::batch_ep::InputPrior ep_prior = trainer::batch_ep::InputPrior::ard;
 };
 
 // One repeat of one strategy: test figures before the first addition and after each.
@@ -43,15 +53,14 @@ struct ActiveRun {
   std::vector<double> rmse;    // rounds + 1 values, in original target units
   std::vector<double> loglik;  // mean test log-likelihood, rounds + 1 values
   std::vector<size_t> picks;   // the data rows added, in order (rounds values)
+  double seconds = 0.0;        // wall time of this run's rounds + 1 trainings and evaluations
 };
 
-// Runs every repeat of every strategy (repeats spread over `jobs` threads; `progress` counts
-// repeats). Returns runs[strategy][repeat]. Regression only; data.rows >= initial + test +
-// rounds and initial >= 2 (std::invalid_argument otherwise). Deterministic for a plan.
-std::vector<std::vector<ActiveRun>> run_active_learning(const trainer::Dataset& data,
-                                                        const ActivePlan& plan,
-                                                        const trainer::TrainOptions& options,
-                                                        const RecipeSettings& recipe, size_t jobs,
-                                                        ProgressBar& progress);
+// Runs every repeat of every method and strategy (repeats spread over `jobs` threads; `progress`
+// counts repeats). Returns runs[method][strategy][repeat]. Regression only; data.rows >= initial +
+// test + rounds and initial >= 2 (std::invalid_argument otherwise). Deterministic for a plan.
+std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
+    const trainer::Dataset& data, const ActivePlan& plan, const trainer::TrainOptions& options,
+    const RecipeSettings& recipe, size_t jobs, ProgressBar& progress);
 
 }  // namespace pbp::cli

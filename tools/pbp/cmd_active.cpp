@@ -20,7 +20,8 @@ constexpr uint64_t kMaxCount = 100'000;
 
 const char* const kUsage =
     "usage: pbp active --pool F.csv [--initial 20] [--test 100] [--rounds 9]\n"
-    "                  [--strategy S] [--repeats 40] [--jobs N]\n"
+    "                  [--strategy S] [--method pbp|ep|both]\n"
+    "                  [--ep-prior ard|common|fixed] [--repeats 40] [--jobs N]\n"
     "                  [training options] [--json]\n"
     "\n"
     "Active learning as in the PBP paper (section 5.4; it uses --hidden 10). Each repeat splits\n"
@@ -34,15 +35,20 @@ const char* const kUsage =
     "the noise variance is the same for every row, so it is also the row of highest epistemic\n"
     "variance), the row whose label would most reduce the predictive variance summed over the\n"
     "pool (variance-reduction, Cohn's ALC: the network linearised at its weight means, the\n"
-    "pool's inputs only), or one uniformly at random (random). Several strategies, separated\n"
-    "by commas ('both' is variance,random; 'all' the three), run on the same splits. Everything "
-    "derives\n"
+    "pool's inputs only; PBP only), or one uniformly at random (random). Several strategies,\n"
+    "separated by commas ('both' is variance,random; 'all' the three), run on the same splits.\n"
+    "Everything derives\n"
     "from --seed: each repeat's split, its training seed and its random picks are the same for\n"
     "every strategy, so round 0 agrees and the runs are reproducible.\n"
     "Prints, per round, the training rows and mean +- standard error (population std /\n"
     "sqrt(repeats)) of the test RMSE and log-likelihood per strategy; with random among them,\n"
     "also of the RMSE difference random - S for every other strategy S, taken per repeat\n"
     "(paired, so the split's own difficulty cancels).\n"
+    "--method ep runs, in place of PBP, the batch EP algorithm for two-layer networks of probit\n"
+    "units (Jylanki, Nummenmaa & Vehtari 2014) that the PBP paper compares with (Table 2, EP-A\n"
+    "and EP-R): one hidden layer of --hidden units, ARD priors, noise learned; it runs on the\n"
+    "host only (no blob) and ignores the PBP training options. 'both' runs PBP and EP on the\n"
+    "same splits and seeds and reports each one's seconds per repeat.\n"
     "\n"
     "  --pool F          CSV with a header row (target: --target, default the last column),\n"
     "                    or IDX images with --labels\n"
@@ -51,6 +57,10 @@ const char* const kUsage =
     "  --rounds N        pool rows added one at a time (default: 9)\n"
     "  --strategy S      variance (default), variance-reduction, random, both, all, or a\n"
     "                    comma-separated list\n"
+    "  --method M        pbp (default), ep, or both (each on the same splits)\n"
+    "  --ep-prior P      EP's input-weight prior: ard (default; N(0, exp phi_l), one learned\n"
+    "                    phi per input column and one for the bias, the EP paper's NN-EP-ARD),\n"
+    "                    common (one learned phi for every input weight) or fixed (N(0, 0.5))\n"
     "  --repeats N       random splits (default: 40)\n"
     "  --jobs N          repeats run in parallel (default: hardware threads)\n"
     "  --json            print one JSON object: {\"strategy\", \"repeats\", \"initial\",\n"
@@ -62,7 +72,10 @@ const char* const kUsage =
     "                    With several: {\"variance\": {...}, \"random\": {...}, ...}, and\n"
     "                    with random among them, each other strategy's object also has\n"
     "                    \"random_minus_rmse_mean\" and \"random_minus_rmse_se\": random - it,\n"
-    "                    taken per repeat (paired: the same split)\n"
+    "                    taken per repeat (paired: the same split).\n"
+    "                    Each object also names its \"method\"; with --method both:\n"
+    "                    {\"pbp\": {...}, \"ep\": {...}}. The JSON has no timings (it is the\n"
+    "                    same bits for a seed); the table gives each method's seconds per repeat\n"
     "training options (--seed is the seed of the whole experiment):\n";
 
 size_t count_option(const ParsedOptions& options, const std::string& name, uint64_t fallback,
@@ -89,6 +102,33 @@ ActivePlan active_plan(const ParsedOptions& options, const trainer::TrainOptions
         strategy + "'");
   }
   plan.strategies = *strategies;
+  const std::string method = options.text("method").value_or("pbp");
+  if (method == "both") {
+    plan.methods = {Method::pbp, Method::ep};
+  } else if (const auto one = parse_method(method)) {
+    plan.methods = {*one};
+  } else {
+    throw UsageError("--method expects pbp, ep or both, got '" + method + "'");
+  }
+  const std::string prior = options.text("ep-prior").value_or("ard");
+  if (prior == "ard") {
+    plan.ep_prior = trainer::batch_ep::InputPrior::ard;
+  } else if (prior == "common") {
+    plan.ep_prior = trainer::batch_ep::InputPrior::common;
+  } else if (prior == "fixed") {
+    plan.ep_prior = trainer::batch_ep::InputPrior::fixed;
+  } else {
+    throw UsageError("--ep-prior expects ard, common or fixed, got '" + prior + "'");
+  }
+  const bool reduction = std::find(plan.strategies.begin(), plan.strategies.end(),
+                                   Strategy::variance_reduction) != plan.strategies.end();
+  if (method != "pbp" && reduction) {
+    throw UsageError(
+        "--strategy variance-reduction goes with --method pbp (it linearises PBP's network)");
+  }
+  if (method != "pbp" && train.hidden.size() != 1) {
+    throw UsageError("--method ep is a one-hidden-layer network: give one --hidden width");
+  }
   return plan;
 }
 
@@ -148,6 +188,17 @@ ActiveSummary summarise(const ActivePlan& plan, const std::vector<std::vector<Ac
   return summary;
 }
 
+// Mean wall time per repeat of one method's runs (all its strategies).
+double seconds_per_repeat(const std::vector<std::vector<ActiveRun>>& runs) {
+  double total = 0.0;
+  size_t repeats = 0;
+  for (const std::vector<ActiveRun>& strategy : runs) {
+    for (const ActiveRun& run : strategy) total += run.seconds;
+    repeats = strategy.size();
+  }
+  return repeats ? total / static_cast<double>(repeats) : 0.0;
+}
+
 std::string number_list(const std::vector<double>& values) {
   std::vector<std::string> items;
   for (const double value : values) items.push_back(json_number(value));
@@ -155,7 +206,8 @@ std::string number_list(const std::vector<double>& values) {
 }
 
 std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summary,
-                          const std::vector<std::vector<ActiveRun>>& runs, size_t s) {
+                          const std::vector<std::vector<ActiveRun>>& runs, size_t s,
+                          Method method) {
   std::vector<double> training_rows;
   for (size_t round = 0; round <= plan.rounds; ++round) {
     training_rows.push_back(static_cast<double>(plan.initial + round));
@@ -166,7 +218,8 @@ std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSumma
     rmse.push_back(number_list(run.rmse));
   }
   JsonObject object;
-  object.add_raw("strategy", json_string(strategy_name(plan.strategies[s])))
+  object.add_raw("method", json_string(method_name(method)))
+      .add_raw("strategy", json_string(strategy_name(plan.strategies[s])))
       .add("repeats", static_cast<double>(plan.repeats))
       .add("initial", static_cast<double>(plan.initial))
       .add("test", static_cast<double>(plan.test))
@@ -188,22 +241,23 @@ std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSumma
   return object.str();
 }
 
-void print_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summary,
-                const std::vector<std::vector<ActiveRun>>& runs) {
-  if (runs.size() == 1) {
-    std::cout << strategy_json(plan, pool, summary, runs, 0) << "\n";
-    return;
-  }
-  JsonObject several;
+std::string method_json(const ActivePlan& plan, size_t pool, const ActiveSummary& summary,
+                        const std::vector<std::vector<ActiveRun>>& runs, Method method) {
+  if (runs.size() == 1) return strategy_json(plan, pool, summary, runs, 0, method);
+  JsonObject both;
+  both.add_raw("method", json_string(method_name(method)));
   for (size_t s = 0; s < runs.size(); ++s) {
-    several.add_raw(strategy_name(plan.strategies[s]), strategy_json(plan, pool, summary, runs, s));
+    both.add_raw(strategy_name(plan.strategies[s]),
+                 strategy_json(plan, pool, summary, runs, s, method));
   }
-  std::cout << several.str() << "\n";
+  return both.str();
 }
 
-void print_table(const ActivePlan& plan, const ActiveSummary& summary) {
+void print_table(const ActivePlan& plan, const ActiveSummary& summary, Method method,
+                 double seconds) {
   char cell[96];
-  std::string text = "round  train";
+  std::string text = std::string("method ") + method_name(method) + ", " + fixed(seconds, 2) +
+                     " s per repeat (all strategies, wall time per repeat)\nround  train";
   for (const Strategy strategy : plan.strategies) {
     const std::string name = strategy_name(strategy);
     std::snprintf(cell, sizeof cell, "  %-17s  %-18s", (name + " rmse").c_str(),
@@ -275,16 +329,28 @@ int run(const ParsedOptions& options) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const size_t pool = data.rows - plan.initial - plan.test;
-  const ActiveSummary summary = summarise(plan, runs);
+  std::vector<ActiveSummary> summaries;
+  for (const auto& method_runs : runs) summaries.push_back(summarise(plan, method_runs));
   if (options.has("json")) {
-    print_json(plan, pool, summary, runs);
+    if (runs.size() == 1) {
+      std::cout << method_json(plan, pool, summaries[0], runs[0], plan.methods[0]) << "\n";
+    } else {
+      JsonObject methods;
+      for (size_t m = 0; m < runs.size(); ++m) {
+        methods.add_raw(method_name(plan.methods[m]),
+                        method_json(plan, pool, summaries[m], runs[m], plan.methods[m]));
+      }
+      std::cout << methods.str() << "\n";
+    }
     return 0;
   }
   std::cout << "active learning on " << data.source << ": " << plan.repeats << " repeats, "
             << plan.initial << " training / " << plan.test << " test / " << pool << " pool rows, "
             << plan.rounds << " additions; " << architecture(data.inputs, train_options.hidden)
             << ", " << train_options.epochs << " epochs, seed " << plan.seed << "\n";
-  print_table(plan, summary);
+  for (size_t m = 0; m < runs.size(); ++m) {
+    print_table(plan, summaries[m], plan.methods[m], seconds_per_repeat(runs[m]));
+  }
   std::cout << "took " << fixed(seconds, 1) << " s\n";
   return 0;
 }
@@ -299,6 +365,8 @@ int command_active(const Arguments& args) {
                              {"test"},
                              {"rounds"},
                              {"strategy"},
+                             {"method"},
+                             {"ep-prior"},
                              {"repeats"},
                              {"jobs"},
                              {"json", false}}};

@@ -148,6 +148,37 @@ TEST_F(ActiveLearning, AllStrategiesOnTheSameSplits) {
   EXPECT_EQ(json_value(alone.out, "picks"), json_value(reduction, "picks"));
 }
 
+// The batch EP comparator runs the same protocol on the same splits: round 0 agrees between its
+// strategies, its variance strategy also picks the far points first, and with --method both
+// each method's figures are those it gives alone.
+TEST_F(ActiveLearning, BatchEpMethod) {
+  write_file(path("d.csv"), far_points_csv());
+  const RunResult both =
+      active(path("d.csv"), {"--strategy", "both", "--method", "both", "--json", "--jobs", "2"});
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  const std::string ep = json_value(both.out, "ep");
+  const std::string pbp = json_value(both.out, "pbp");
+  EXPECT_EQ(json_value(ep, "method"), "\"ep\"");
+  EXPECT_EQ(json_value(pbp, "method"), "\"pbp\"");
+  const std::string variance = json_value(ep, "variance");
+  for (const std::string& repeat : json_items(json_value(variance, "picks"))) {
+    EXPECT_GE(std::stoul(json_items(repeat).at(0)), kDenseRows) << repeat;
+  }
+  EXPECT_EQ(json_items(json_value(variance, "random_minus_rmse_mean")).at(0), "0");
+  for (const std::string& rmse : json_items(json_value(variance, "rmse_mean"))) {
+    EXPECT_LT(std::stod(rmse), 1.0) << variance;  // targets: sin 2x, range [-1, 1]
+  }
+  const RunResult alone =
+      active(path("d.csv"), {"--strategy", "both", "--method", "ep", "--json", "--jobs", "1"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(ep + "\n", alone.out);
+  const RunResult table = active(path("d.csv"), {"--method", "both", "--strategy", "random"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("method pbp, "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("method ep, "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find(" s per repeat"), std::string::npos) << table.out;
+}
+
 TEST_F(ActiveLearning, TablePerRound) {
   write_file(path("d.csv"), far_points_csv());
   const RunResult table = active(path("d.csv"), {"--strategy", "both"});
@@ -179,6 +210,13 @@ TEST_F(ActiveLearning, OptionErrors) {
                      std::string(bad) + "'");
   }
   expect_error(active(d, {"--task", "binary"}), 2, "it needs --task regression");
+  expect_error(active(d, {"--method", "hmc"}), 2, "--method expects pbp, ep or both, got 'hmc'");
+  expect_error(active(d, {"--method", "ep", "--strategy", "all"}), 2,
+               "--strategy variance-reduction goes with --method pbp");
+  expect_error(active(d, {"--method", "ep", "--ep-prior", "laplace"}), 2,
+               "--ep-prior expects ard, common or fixed, got 'laplace'");
+  expect_error(run_pbp({"active", "--pool", d, "--method", "ep", "--hidden", "10,10"}), 2,
+               "--method ep is a one-hidden-layer network");
   expect_error(run_pbp({"active", "--pool", d, "--initial", "1"}), 2,
                "--initial must be between 2 and 100000");
   expect_error(run_pbp({"active", "--pool", d, "--test", "0"}), 2,
