@@ -200,6 +200,33 @@ std::string sections_json(const pbp_model& m) {
   return json_array(items);
 }
 
+// A layer tensor's values as floats, whatever its storage type (float16 decoded exactly).
+std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
+  const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+  const void* stored = variance ? layer.stored_variance : layer.stored_mean;
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) {
+    values[i] = layer.storage == PBP_STORAGE_FLOAT16
+                    ? fmt::half_to_float(static_cast<const uint16_t*>(stored)[i])
+                    : static_cast<const float*>(stored)[i];
+  }
+  return values;
+}
+
+const char* storage_name(uint32_t storage) {
+  return storage == PBP_STORAGE_FLOAT16 ? "float16" : "float32";
+}
+
+// Bytes the layers' weight tensors take, padding excluded.
+uint64_t weight_bytes(const pbp_model& m) {
+  uint64_t bytes = 0;
+  for (uint32_t l = 0; l < m.layer_count; ++l) {
+    const pbp_layer& layer = m.layers[l];
+    bytes += 2u * fmt::stored_byte_length(layer.storage, layer.outputs * (layer.inputs + 1u));
+  }
+  return bytes;
+}
+
 std::string inspect_json(const std::string& path, const pbp::Model& model) {
   const pbp_model& m = model.view();
   std::vector<std::string> layers;
@@ -212,8 +239,9 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
             .add("outputs", layer.outputs)
             .add_raw("activation",
                      json_string(layer.activation == PBP_ACTIVATION_RELU ? "relu" : "linear"))
-            .add_raw("mean", float_list(layer.mean, weights))
-            .add_raw("variance", float_list(layer.variance, weights))
+            .add_raw("mean", float_list(layer_values(layer, false).data(), weights))
+            .add_raw("variance", float_list(layer_values(layer, true).data(), weights))
+            .add_raw("storage", json_string(storage_name(layer.storage)))
             .str());
   }
   std::vector<std::string> names;
@@ -324,11 +352,15 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   std::printf("\n");
   std::printf("layers:     %u\n", m.layer_count);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
-    std::printf("  %u: %u -> %u %s\n", l, m.layers[l].inputs, m.layers[l].outputs,
-                m.layers[l].activation == PBP_ACTIVATION_RELU ? "relu" : "linear");
+    std::printf("  %u: %u -> %u %s, %s weights\n", l, m.layers[l].inputs, m.layers[l].outputs,
+                m.layers[l].activation == PBP_ACTIVATION_RELU ? "relu" : "linear",
+                storage_name(m.layers[l].storage));
   }
-  std::printf("weights:    %u (mean + variance, 8 bytes each: %u bytes)\n", m.weight_count,
-              8u * m.weight_count);
+  const uint64_t bytes = weight_bytes(m);
+  std::printf("weights:    %u (mean + variance: %llu bytes, %s per weight; blob %s per weight)\n",
+              m.weight_count, static_cast<unsigned long long>(bytes),
+              general(static_cast<double>(bytes) / m.weight_count, 3).c_str(),
+              general(static_cast<double>(m.blob_size) / m.weight_count, 4).c_str());
   print_output(m);
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
               float_text(m.prior_b).c_str(),

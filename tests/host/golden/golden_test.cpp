@@ -50,6 +50,7 @@ struct Spec {
   uint32_t epochs;
   uint64_t seed;
   double epistemic_scale = 1.0;  // not 1: the blob has the epistemic-scaled likelihood
+  format::Storage storage = format::Storage::float32;  // of the layers' weights
 };
 
 const std::vector<Spec>& specs() {
@@ -59,6 +60,9 @@ const std::vector<Spec>& specs() {
       {"4-16-16-1", 4, {16, 16}, 400, 40, 13},
       {"2-32-32-32-1", 2, {32, 32, 32}, 400, 40, 14},
       {"4-16-16-1, epistemic x 4.6875", 4, {16, 16}, 400, 40, 13, 4.6875},
+      // The float16 kernel (storage type 2) on the same trained networks.
+      {"3-8-1 float16", 3, {8}, 400, 40, 11, 1.0, format::Storage::float16},
+      {"4-16-16-1 float16", 4, {16, 16}, 400, 40, 13, 1.0, format::Storage::float16},
   };
   return list;
 }
@@ -215,6 +219,7 @@ std::string generate_header() {
     Model model = train(synthetic_data(spec), options);
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;
+    model.weight_storage = spec.storage;
     if (std::getenv("GOLDEN_DEBUG"))
       std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
                    model.prior.a, model.prior.b);
