@@ -34,6 +34,8 @@ TEST_F(Quantize, MatchesTrainingWithFloat16Storage) {
   ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
   EXPECT_NE(inspect.out.find("2 -> 6 relu, float16 weights"), std::string::npos) << inspect.out;
   EXPECT_NE(inspect.out.find("4 per weight"), std::string::npos) << inspect.out;
+  EXPECT_NE(inspect.out.find("rounding:   float16 weights are within"), std::string::npos);
+  EXPECT_EQ(run_pbp({"inspect", path("f32.pbp")}).out.find("rounding:"), std::string::npos);
 
   ASSERT_EQ(run_pbp({"quantize", path("q.pbp"), "--storage", "float32", "--out", path("back.pbp")})
                 .exit_code,
