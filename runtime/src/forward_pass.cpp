@@ -3,6 +3,7 @@
 
 #include "blob_view.hpp"
 #include "pbp/moments.hpp"
+#include "stored_weights.hpp"
 
 namespace pbp::detail {
 
@@ -33,10 +34,11 @@ void forward_pass(const pbp_model* model, const float* input, void* workspace, f
   for (uint32_t i = 0; i < model->input_count; ++i) {
     standardised[i] = (input[i] - model->input_mean[i]) / model->input_std[i];
   }
-  // Pointer views only, made as the pass needs them: the weights are read in place from the blob.
+  // Pointer views only, made as the pass needs them: the weights are read in place from the blob,
+  // each layer by the kernel of its storage type (stored_weights.hpp).
   const auto layer_at = [model](uint32_t l) {
     const pbp_layer& layer = model->layers[l];
-    return LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs};
+    return StoredLayer{&layer, layer.inputs, layer.outputs};
   };
   const auto activation_at = [model](uint32_t l) { return model->layers[l].activation; };
   network_moments_from<float>(layer_at, activation_at, model->layer_count, standardised,

@@ -3,6 +3,7 @@
 
 #include "blob_view.hpp"
 #include "pbp/moments.hpp"
+#include "stored_weights.hpp"
 
 namespace pbp::detail {
 namespace {
@@ -75,21 +76,6 @@ pbp_status read_layer_shape(const uint8_t* record, uint32_t index, pbp_model* mo
   return PBP_OK;
 }
 
-// The mean and variance tensors of a layer whose shape has been checked.
-pbp_status read_layer_weights(const uint8_t* record, Span tensor_data, pbp_layer* layer) {
-  // Both counts are <= 65535, so outputs * (inputs + 1) < 2^32.
-  const uint32_t weights = layer->outputs * (layer->inputs + 1u);
-  pbp_status status =
-      locate_float_tensor(record + format::layer_record::kMean, weights, tensor_data, &layer->mean);
-  if (status != PBP_OK) return status;
-  status = locate_float_tensor(record + format::layer_record::kVariance, weights, tensor_data,
-                               &layer->variance);
-  if (status != PBP_OK) return status;
-  status = check_finite(layer->mean, weights);
-  if (status != PBP_OK) return status;
-  return check_variances(layer->variance, weights);
-}
-
 pbp_status read_layers(Span section, Span tensor_data, pbp_model* model) {
   if (static_cast<uint64_t>(section.size) !=
       static_cast<uint64_t>(model->layer_count) * format::layer_record::kSize) {
@@ -103,13 +89,15 @@ pbp_status read_layers(Span section, Span tensor_data, pbp_model* model) {
   uint64_t weight_count = 0;
   for (uint32_t l = 0; l < model->layer_count; ++l) {
     pbp_layer& layer = model->layers[l];
+    const uint8_t* record = section.data + l * format::layer_record::kSize;
     const pbp_status status =
-        read_layer_weights(section.data + l * format::layer_record::kSize, tensor_data, &layer);
+        read_stored_weights(record + format::layer_record::kMean,
+                            record + format::layer_record::kVariance, tensor_data, &layer);
     if (status != PBP_OK) return status;
     weight_count += static_cast<uint64_t>(layer.outputs) * (layer.inputs + 1u);
     if (layer.outputs > model->max_width) model->max_width = layer.outputs;
   }
-  // Fits once check_tensors_disjoint has passed (<= size / 8); a failed open zeroes the model.
+  // Fits once check_tensors_disjoint has passed (<= size / 4); a failed open zeroes the model.
   model->weight_count = static_cast<uint32_t>(weight_count);
   return PBP_OK;
 }
@@ -171,13 +159,14 @@ struct ByteRange {
 };
 ByteRange tensor_bytes(const pbp_model* model, uint32_t k) {
   const float* elements = nullptr;
-  uint32_t count = model->input_count;
   const uint32_t layer_tensors = 2u * model->layer_count;
   if (k < layer_tensors) {
     const pbp_layer& layer = model->layers[k / 2u];
-    elements = k % 2u == 0u ? layer.mean : layer.variance;
-    count = layer.outputs * (layer.inputs + 1u);
-  } else if (k == layer_tensors) {
+    const void* stored = k % 2u == 0u ? layer.stored_mean : layer.stored_variance;
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(stored);
+    return ByteRange{begin, begin + stored_weight_bytes(layer)};
+  }
+  if (k == layer_tensors) {
     elements = model->input_mean;
   } else if (k == layer_tensors + 1u) {
     elements = model->input_std;
@@ -188,11 +177,11 @@ ByteRange tensor_bytes(const pbp_model* model, uint32_t k) {
   }
   if (elements == nullptr) return ByteRange{0, 0};
   const uintptr_t begin = reinterpret_cast<uintptr_t>(elements);
-  return ByteRange{begin, begin + sizeof(float) * count};
+  return ByteRange{begin, begin + sizeof(float) * model->input_count};
 }
 
-// No two tensors (the input ranges too) share a byte. Then every weight has 8 bytes of its own in
-// a blob smaller than 4 GiB, so weight_count and 8 x weight_count fit in 32 bits, and a
+// No two tensors (the input ranges too) share a byte. Then every weight has at least 4 bytes of its
+// own (two halves) in a blob smaller than 4 GiB, so weight_count fits in 32 bits, and a
 // prediction's work is bounded by the blob's size. (Aliased tensors could repeat one byte range in
 // every layer.) The ranges are recomputed per pair rather than tabled: no stack table.
 pbp_status check_tensors_disjoint(const pbp_model* model) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "pbp/float16.hpp"
+
 namespace pbp_fuzz {
 namespace {
 
@@ -46,6 +48,19 @@ struct Units {
   explicit Units(size_t n) : mean(n), mean_bound(n), var(n, 0.0), var_bound(n, 0.0) {}
 };
 
+// Weight i of a layer tensor in its storage type, exactly (float32 or float16).
+struct StoredWeights {
+  const void* data;
+  uint32_t storage;
+  size_t offset;
+  double operator[](size_t i) const {
+    if (storage == PBP_STORAGE_FLOAT16) {
+      return pbp::format::half_to_float(static_cast<const uint16_t*>(data)[offset + i]);
+    }
+    return static_cast<const float*>(data)[offset + i];
+  }
+};
+
 // Pre-activation moments of one layer (moments.hpp's linear_moments, PackedRows), with bounds.
 Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
   const uint32_t n = layer.inputs;
@@ -54,8 +69,8 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
   const double scale_var = 1.0 / (static_cast<double>(n) + 1.0);
   Units a(layer.outputs);
   for (uint32_t j = 0; j < layer.outputs; ++j) {
-    const float* mw = layer.mean + static_cast<size_t>(j) * row;
-    const float* vw = layer.variance + static_cast<size_t>(j) * row;
+    const StoredWeights mw{layer.stored_mean, layer.storage, static_cast<size_t>(j) * row};
+    const StoredWeights vw{layer.stored_variance, layer.storage, static_cast<size_t>(j) * row};
     double sum = mw[n], magnitude = std::fabs(mw[n]), propagated = 0.0;
     double var_sum = vw[n], var_propagated = 0.0, underflow = 0.0;
     for (uint32_t k = 0; k < n; ++k) {

@@ -65,9 +65,16 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
   require(inside(m.input_std, 4u * m.input_count, blob, size), "input std inside");
   check_ranges(m, blob, size);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
-    const size_t bytes = 4u * size_t{m.layers[l].outputs} * (m.layers[l].inputs + 1u);
-    require(inside(m.layers[l].mean, bytes, blob, size), "means inside");
-    require(inside(m.layers[l].variance, bytes, blob, size), "variances inside");
+    const pbp_layer& layer = m.layers[l];
+    const size_t per_weight = layer.storage == PBP_STORAGE_FLOAT16 ? 2u : 4u;
+    require(layer.storage == PBP_STORAGE_FLOAT32 || layer.storage == PBP_STORAGE_FLOAT16,
+            "storage type");
+    require(layer.storage != PBP_STORAGE_FLOAT32 ||
+                (layer.mean == layer.stored_mean && layer.variance == layer.stored_variance),
+            "float32 views");
+    const size_t bytes = per_weight * size_t{layer.outputs} * (layer.inputs + 1u);
+    require(inside(layer.stored_mean, bytes, blob, size), "means inside");
+    require(inside(layer.stored_variance, bytes, blob, size), "variances inside");
   }
   require(m.workspace_bytes == PBP_WORKSPACE_BYTES(m.input_count, m.max_width),
           "workspace formula");

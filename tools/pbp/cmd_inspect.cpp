@@ -272,6 +272,66 @@ std::string sections_json(const pbp_model& m) {
   return json_array(items);
 }
 
+// A layer tensor's values as floats, whatever its storage type (float16 decoded exactly).
+std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
+  const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+  const void* stored = variance ? layer.stored_variance : layer.stored_mean;
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) {
+    values[i] = layer.storage == PBP_STORAGE_FLOAT16
+                    ? fmt::half_to_float(static_cast<const uint16_t*>(stored)[i])
+                    : static_cast<const float*>(stored)[i];
+  }
+  return values;
+}
+
+const char* storage_name(uint32_t storage) {
+  return storage == PBP_STORAGE_FLOAT16 ? "float16" : "float32";
+}
+
+// Bytes the layers' weight tensors take, padding excluded.
+uint64_t weight_bytes(const pbp_model& m) {
+  uint64_t bytes = 0;
+  for (uint32_t l = 0; l < m.layer_count; ++l) {
+    const pbp_layer& layer = m.layers[l];
+    bytes += 2u * fmt::stored_byte_length(layer.storage, layer.outputs * (layer.inputs + 1u));
+  }
+  return bytes;
+}
+
+// How far the float16 weights can be from the values they were rounded from (the original is
+// not in the blob): half the spacing of halves at each stored value, the largest over the means
+// (absolute) and over the variances (relative; 1 for the smallest half, which also stands for
+// variances rounded up from below it). Zero when every layer is float32.
+struct QuantisationBound {
+  double mean_absolute = 0.0;
+  double variance_relative = 0.0;
+};
+
+double half_rounding_radius(uint16_t h) {
+  const int exponent = (h >> 10) & 0x1F;
+  return std::ldexp(1.0, (exponent == 0 ? 1 : exponent) - 26);  // half an ulp
+}
+
+QuantisationBound quantisation_bound(const pbp_model& m) {
+  QuantisationBound bound;
+  for (uint32_t l = 0; l < m.layer_count; ++l) {
+    const pbp_layer& layer = m.layers[l];
+    if (layer.storage != PBP_STORAGE_FLOAT16) continue;
+    const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+    const auto* means = static_cast<const uint16_t*>(layer.stored_mean);
+    const auto* variances = static_cast<const uint16_t*>(layer.stored_variance);
+    for (size_t i = 0; i < count; ++i) {
+      bound.mean_absolute = std::fmax(bound.mean_absolute, half_rounding_radius(means[i]));
+      const double relative = variances[i] == 1u ? 1.0
+                                                 : half_rounding_radius(variances[i]) /
+                                                       fmt::half_to_float(variances[i]);
+      bound.variance_relative = std::fmax(bound.variance_relative, relative);
+    }
+  }
+  return bound;
+}
+
 std::string inspect_json(const std::string& path, const pbp::Model& model) {
   const pbp_model& m = model.view();
   std::vector<std::string> layers;
@@ -282,8 +342,9 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
                          .add("inputs", layer.inputs)
                          .add("outputs", layer.outputs)
                          .add_raw("activation", json_string(activation_name(layer.activation)))
-                         .add_raw("mean", float_list(layer.mean, weights))
-                         .add_raw("variance", float_list(layer.variance, weights))
+                         .add_raw("mean", float_list(layer_values(layer, false).data(), weights))
+                         .add_raw("variance", float_list(layer_values(layer, true).data(), weights))
+                         .add_raw("storage", json_string(storage_name(layer.storage)))
                          .str());
   }
   std::vector<std::string> names;
@@ -312,6 +373,10 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add("input_count", m.input_count)
       .add("output_count", m.output_count)
       .add("weight_count", m.weight_count)
+      .add_raw("weight_bytes", std::to_string(weight_bytes(m)))
+      .add_raw("quantisation_mean_error_bound", json_number(quantisation_bound(m).mean_absolute))
+      .add_raw("quantisation_variance_relative_error_bound",
+               json_number(quantisation_bound(m).variance_relative))
       .add("workspace_bytes", m.workspace_bytes)
       .add_raw("layers", json_array(layers))
       .add_raw("noise_gamma", gamma(m.noise_a, m.noise_b))
@@ -403,11 +468,21 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   std::printf("\n");
   std::printf("layers:     %u\n", m.layer_count);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
-    std::printf("  %u: %u -> %u %s\n", l, m.layers[l].inputs, m.layers[l].outputs,
-                activation_name(m.layers[l].activation));
+    std::printf("  %u: %u -> %u %s, %s weights\n", l, m.layers[l].inputs, m.layers[l].outputs,
+                activation_name(m.layers[l].activation), storage_name(m.layers[l].storage));
   }
-  std::printf("weights:    %u (mean + variance, 8 bytes each: %u bytes)\n", m.weight_count,
-              8u * m.weight_count);
+  const uint64_t bytes = weight_bytes(m);
+  std::printf("weights:    %u (mean + variance: %llu bytes, %s per weight; blob %s per weight)\n",
+              m.weight_count, static_cast<unsigned long long>(bytes),
+              general(static_cast<double>(bytes) / m.weight_count, 3).c_str(),
+              general(static_cast<double>(m.blob_size) / m.weight_count, 4).c_str());
+  const QuantisationBound bound = quantisation_bound(m);
+  if (bound.mean_absolute > 0.0) {
+    std::printf(
+        "rounding:   float16 weights are within %s of the means and %s (relative) of the\n"
+        "            variances they were rounded from (half a float16 step at each value)\n",
+        general(bound.mean_absolute, 3).c_str(), general(bound.variance_relative, 3).c_str());
+  }
   print_output(m);
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),
               float_text(m.prior_b).c_str(),

@@ -25,7 +25,8 @@ const char* activation_label(trainer::Activation activation) {
 const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
     "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
-    "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40] [--seed N]\n"
+    "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40]\n"
+    "                 [--seed N] [--storage float16]\n"
     "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
     "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
     "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
@@ -38,6 +39,8 @@ const char* const kUsage =
     "  --data F             CSV with a header row and at least 2 data rows, or IDX images\n"
     "                       (told apart by content)\n"
     "  --out model.pbp      the model blob to write\n"
+    "  --storage S          the weights' storage in the blob: float32 (default, 8 bytes per\n"
+    "                       weight) or float16 (4 bytes; as 'pbp quantize' would make it)\n"
     "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model is\n"
     "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
     "                       mean log-likelihood) on the training set, and on --test if given;\n"
@@ -101,6 +104,7 @@ void print_curve_summary(const TrainingCurve& curve, const std::string& path) {
 int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const std::string out = options.required_text("out");
+  const format::Storage storage = parse_weight_storage(options.text("storage").value_or("float32"));
   const trainer::Dataset data = load_training_data(options, train_options);
   trainer::check_destination(out);  // fail before training, not after
   std::optional<TrainingCurve> curve = curve_for(options, data, train_options);
@@ -134,6 +138,7 @@ int run(const ParsedOptions& options) {
   if (model.metadata.feature_names.empty()) model.metadata.feature_names = data.feature_names;
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;
+  model.weight_storage = storage;
 
   const size_t bytes = save_model(out, model);
   const std::string task = task_summary(train_options);
@@ -175,7 +180,7 @@ int run(const ParsedOptions& options) {
 int command_train(const Arguments& args) {
   CommandDefinition command{"train",
                             std::string(kUsage) + kTrainingOptionsHelp,
-                            {{"data"}, {"out"}, {"curve"}, {"test"}, {"test-labels"}}};
+                            {{"data"}, {"out"}, {"curve"}, {"test"}, {"test-labels"}, {"storage"}}};
   for (const OptionSpec& spec : training_option_specs()) command.options.push_back(spec);
   return run_command(command, args, run);
 }

@@ -14,6 +14,7 @@ int command_eval(const Arguments& args);
 int command_crossval(const Arguments& args);
 int command_inspect(const Arguments& args);
 int command_export_c(const Arguments& args);
+int command_quantize(const Arguments& args);
 int command_demo(const Arguments& args);
 int command_verify(const Arguments& args);
 int command_active(const Arguments& args);

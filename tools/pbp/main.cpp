@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  crossval   the paper's protocol: train and test on repeated splits\n"
     "  inspect    describe a model blob\n"
     "  export-c   write a model blob as a C source file\n"
+    "  quantize   rewrite a model blob with float16 weights (4 bytes per weight)\n"
     "  verify     check the runtime against the trainer on every row of a data file\n"
     "  active     the paper's active learning: variance-picked vs random additions\n"
     "\n"
@@ -40,7 +41,7 @@ constexpr Command kCommands[] = {
     {"eval", pbp::cli::command_eval},       {"crossval", pbp::cli::command_crossval},
     {"inspect", pbp::cli::command_inspect}, {"export-c", pbp::cli::command_export_c},
     {"demo", pbp::cli::command_demo},       {"verify", pbp::cli::command_verify},
-    {"active", pbp::cli::command_active},
+    {"active", pbp::cli::command_active},   {"quantize", pbp::cli::command_quantize},
 };
 
 }  // namespace

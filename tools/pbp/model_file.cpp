@@ -5,6 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "options.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
@@ -176,6 +177,16 @@ void open_blob(pbp::Model& model, const void* blob, size_t size, const std::stri
     fail(source, std::string("invalid model blob: ") + pbp::status_string(opened) + " (" +
                      pbp::status_name(opened) + ")");
   }
+}
+
+format::Storage parse_weight_storage(const std::string& name) {
+  if (name == "float32") return format::Storage::float32;
+  if (name == "float16") return format::Storage::float16;
+  throw UsageError("--storage must be float32 or float16, got '" + name + "'");
+}
+
+const char* storage_text(format::Storage storage) {
+  return storage == format::Storage::float16 ? "float16" : "float32";
 }
 
 size_t save_model(const std::string& path, const trainer::Model& model) {

@@ -94,6 +94,10 @@ std::vector<uint32_t> aligned_copy(const std::vector<uint8_t>& bytes);
 // "<source>: invalid model blob: <text> (<STATUS>)".
 void open_blob(pbp::Model& model, const void* blob, size_t size, const std::string& source);
 
+// The storage type named by --storage (float32, float16); UsageError otherwise.
+format::Storage parse_weight_storage(const std::string& name);
+const char* storage_text(format::Storage storage);
+
 // Serialises `model` and writes it atomically; returns the number of bytes written.
 size_t save_model(const std::string& path, const trainer::Model& model);
 

@@ -40,14 +40,21 @@ class BlobReader {
     return section_length_[static_cast<uint32_t>(type)];
   }
 
-  // The float32 elements of the tensor whose descriptor is at `descriptor`.
+  // The elements of the tensor whose descriptor is at `descriptor`, decoded from its storage.
   std::vector<double> tensor(size_t descriptor) const {
     const uint32_t count = u32(descriptor + fmt::tensor::kElementCount);
     const size_t start =
         section(fmt::SectionType::tensor_data) + u32(descriptor + fmt::tensor::kOffset);
+    const bool half = storage(descriptor) == fmt::Storage::float16;
     std::vector<double> values(count);
-    for (uint32_t i = 0; i < count; ++i) values[i] = f32(start + 4 * size_t{i});
+    for (uint32_t i = 0; i < count; ++i) {
+      values[i] = half ? fmt::half_to_float(fmt::load_u16(&blob_[start + 2 * size_t{i}]))
+                       : f32(start + 4 * size_t{i});
+    }
     return values;
+  }
+  fmt::Storage storage(size_t descriptor) const {
+    return static_cast<fmt::Storage>(u32(descriptor + fmt::tensor::kStorage));
   }
 
   std::span<const uint8_t> bytes(size_t at, uint32_t length) const {
@@ -140,6 +147,9 @@ Model read_blob(std::span<const uint8_t> blob) {
         static_cast<fmt::Activation>(reader.u32(record + fmt::layer_record::kActivation));
     layer.mean = reader.tensor(record + fmt::layer_record::kMean);
     layer.variance = reader.tensor(record + fmt::layer_record::kVariance);
+    // pbp_open checked every layer has one storage type; a blob has one for all layers when
+    // written by write_blob, and the first layer's is kept otherwise.
+    if (l == 0) model.weight_storage = reader.storage(record + fmt::layer_record::kMean);
     model.layers.push_back(std::move(layer));
   }
 

@@ -66,6 +66,10 @@ void check_model(const Model& model) {
   if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT_DATA) {
     throw std::invalid_argument("write_blob: unsupported task");
   }
+  if (model.weight_storage != fmt::Storage::float32 &&
+      model.weight_storage != fmt::Storage::float16) {
+    throw std::invalid_argument("write_blob: unsupported weight storage");
+  }
   const float scale = static_cast<float>(model.epistemic_scale);
   if (model.epistemic_scale != 1.0 &&
       (model.task != Task::regression || !(scale >= fmt::model_section::kMinEpistemicScale &&
@@ -131,6 +135,31 @@ void put_tensor(ByteWriter& out, size_t at, const std::vector<double>& values, s
   out.put_u32(at + fmt::tensor::kElementCount, static_cast<uint32_t>(values.size()));
   out.put_u32(at + fmt::tensor::kOffset, static_cast<uint32_t>(offset));
   out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 4));
+}
+
+// A layer's weight tensor (`variance`: its variances) in `storage`. float16: each value rounded
+// to float32 as a float32 blob holds it, then to the nearest half (so quantising a float32 blob
+// gives the same bytes as writing float16 directly); a variance below the smallest positive half
+// becomes that half (2^-24), not 0: rounding never makes a weight look certain.
+void put_weight_tensor(ByteWriter& out, size_t at, const std::vector<double>& values,
+                       fmt::Storage storage, bool variance, size_t data_start, const char* what) {
+  if (storage == fmt::Storage::float32) return put_tensor(out, at, values, data_start, what);
+  out.align4();
+  const size_t offset = out.size() - data_start;
+  const size_t data_at = out.reserve(values.size() * 2);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint16_t half = fmt::float_to_half(to_float(values[i], what));
+    if ((half & 0x7C00u) == 0x7C00u) {
+      throw std::invalid_argument(std::string("write_blob: ") + what +
+                                  " is beyond float16's range (65504)");
+    }
+    if (variance && (half == 0u || half == 0x8000u)) half = 1u;
+    fmt::store_u16(&out.bytes()[data_at + 2 * i], half);
+  }
+  out.put_u32(at + fmt::tensor::kStorage, static_cast<uint32_t>(storage));
+  out.put_u32(at + fmt::tensor::kElementCount, static_cast<uint32_t>(values.size()));
+  out.put_u32(at + fmt::tensor::kOffset, static_cast<uint32_t>(offset));
+  out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 2));
 }
 
 void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value, size_t length) {
@@ -251,9 +280,10 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(record + fmt::layer_record::kInputs, layer.inputs);
     out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
     out.put_u32(record + fmt::layer_record::kActivation, static_cast<uint32_t>(layer.activation));
-    put_tensor(out, record + fmt::layer_record::kMean, layer.mean, data_at, "a weight mean");
-    put_tensor(out, record + fmt::layer_record::kVariance, layer.variance, data_at,
-               "a weight variance");
+    put_weight_tensor(out, record + fmt::layer_record::kMean, layer.mean, model.weight_storage,
+                      false, data_at, "a weight mean");
+    put_weight_tensor(out, record + fmt::layer_record::kVariance, layer.variance,
+                      model.weight_storage, true, data_at, "a weight variance");
   }
   put_tensor(out, standardisation_at + fmt::standardisation_section::kInputMean, s.input_mean,
              data_at, "an input mean");

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pbp/float16.hpp"
 #include "pbp/pbp.h"
 
 namespace pbp::format {
@@ -99,20 +100,31 @@ inline constexpr Task task_of(Likelihood likelihood) {
 }
 
 // A tensor descriptor: where a tensor's bytes are in the tensor data section and how they
-// encode its elements. The storage type defines the encoding of [offset, offset + byte_length),
-// so float16 or int8-with-scales tensors can be added later; v1 readers reject them cleanly.
+// encode its elements. The storage type defines the encoding of [offset, offset + byte_length);
+// a reader rejects a type it does not know (or one not allowed for that tensor) cleanly.
 namespace tensor {
 inline constexpr uint32_t kStorage = 0;       // u32, Storage
 inline constexpr uint32_t kElementCount = 4;  // u32, the tensor's shape product
 inline constexpr uint32_t kOffset = 8;        // u32, from the tensor data section start, % 4 == 0
-inline constexpr uint32_t kByteLength = 12;   // u32, float32: 4 * element_count
+inline constexpr uint32_t kByteLength = 12;   // u32, exactly stored_byte_length(storage, count)
 inline constexpr uint32_t kSize = 16;
 }  // namespace tensor
 
 enum class Storage : uint32_t {
-  float32 = 1,  // IEEE-754 binary32, little-endian
-  // Reserved: 2 = float16, 3 = int8 with a per-row float32 scale (not readable by v1 readers).
+  float32 = PBP_STORAGE_FLOAT32,  // IEEE-754 binary32, little-endian: 4 bytes per element
+  // IEEE-754 binary16 (float16.hpp), little-endian u16: 2 bytes per element. Layer weight
+  // tensors only (mean and variance of a layer alike); the variances are > 0.
+  float16 = PBP_STORAGE_FLOAT16,
+  // Reserved: 3 = int8 with a per-row float32 scale (not readable yet: PBP_ERR_STORAGE_TYPE).
 };
+
+// The byte length a tensor of `count` elements has in `storage`, 0 for a storage type this
+// reader does not know.
+inline constexpr uint64_t stored_byte_length(uint32_t storage, uint32_t count) {
+  return storage == PBP_STORAGE_FLOAT32   ? 4ull * count
+         : storage == PBP_STORAGE_FLOAT16 ? 2ull * count
+                                          : 0ull;
+}
 
 enum class Activation : uint32_t {
   linear = PBP_ACTIVATION_LINEAR,
@@ -130,7 +142,7 @@ inline constexpr uint32_t kActivation =
     8;                                     // u32, Activation: ReLU, erf or sign hidden, linear last
 inline constexpr uint32_t kFlags = 12;     // u32, reserved: written 0, ignored by v1 readers
 inline constexpr uint32_t kMean = 16;      // tensor descriptor, outputs * (inputs + 1) elements
-inline constexpr uint32_t kVariance = 32;  // tensor descriptor, same shape, values >= 0
+inline constexpr uint32_t kVariance = 32;  // tensor descriptor, same shape and storage, >= 0
 inline constexpr uint32_t kSize = 48;
 }  // namespace layer_record
 

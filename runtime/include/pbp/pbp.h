@@ -10,8 +10,9 @@
  *   pbp_status s = pbp_predict(&model, x, n, 0.95f, workspace, sizeof workspace, &p);
  *
  * Memory: the blob stays in flash, read in place; it takes 8 bytes per weight (float32 mean and
- * variance), 16 per input, 48 per layer and 204 bytes of structure (FORMAT.md, "Sizes"). RAM is a
- * pbp_model and one workspace of PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
+ * variance; 4 with float16 weights, PBP_STORAGE_FLOAT16), 16 per input, 48 per layer and 204
+ * bytes of structure (FORMAT.md, "Sizes"). RAM is a pbp_model and one workspace of
+ * PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
  *
  * Requirements: a little-endian target with IEEE-754 binary32 floats.
  */
@@ -80,7 +81,7 @@ typedef enum pbp_status {
   PBP_ERR_TENSOR_RANGE = 25,      /* a tensor outside the tensor data section */
   /* Values. */
   PBP_ERR_NONFINITE_VALUE = 26,     /* NaN or Inf in a weight, Gamma or standardisation value */
-  PBP_ERR_NEGATIVE_VARIANCE = 27,   /* a weight variance below zero */
+  PBP_ERR_NEGATIVE_VARIANCE = 27,   /* a weight variance below zero (float16: not above zero) */
   PBP_ERR_BAD_GAMMA = 28,           /* a Gamma with a <= 1 or b <= 0 */
   PBP_ERR_BAD_STANDARDISATION = 29, /* a std <= 0, subnormal, or (input) < 2^-14 |mean| */
   PBP_ERR_BAD_METADATA = 30,        /* malformed metadata section */
@@ -126,6 +127,10 @@ typedef enum pbp_status {
 #define PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED 4u
 #define PBP_NUM_LIKELIHOODS 5u
 
+/* Storage types of a tensor (format field): how a layer's weights are encoded in the blob. */
+#define PBP_STORAGE_FLOAT32 1u /* IEEE binary32: 4 bytes per element */
+#define PBP_STORAGE_FLOAT16 2u /* IEEE binary16: 2 bytes per element (layer weights only) */
+
 /* Activations (format field). */
 #define PBP_ACTIVATION_LINEAR 0u
 #define PBP_ACTIVATION_RELU 1u
@@ -150,11 +155,15 @@ typedef struct pbp_string {
 
 /* One dense layer, pointing into the blob: row-major [outputs][inputs + 1], bias last. */
 typedef struct pbp_layer {
-  const float* mean;
-  const float* variance;
+  const float* mean;     /* PBP_STORAGE_FLOAT32 layers; NULL for other storage types */
+  const float* variance; /* PBP_STORAGE_FLOAT32 layers; NULL for other storage types */
   uint32_t inputs;
   uint32_t outputs;
   uint32_t activation; /* PBP_ACTIVATION_* */
+  uint32_t storage;    /* PBP_STORAGE_* of both weight tensors */
+  /* The tensors' bytes in the blob whatever the storage (float16: little-endian halves). */
+  const void* stored_mean;
+  const void* stored_variance;
 } pbp_layer;
 
 /* An opened model: a validated view into the blob (which must outlive it). Read the fields
@@ -168,7 +177,7 @@ typedef struct pbp_model {
   uint32_t output_count; /* multiclass: the class count (2 .. PBP_MAX_CLASSES); else 1 */
   uint32_t layer_count;  /* 1 .. PBP_MAX_LAYERS */
   uint32_t max_width;    /* largest layer width */
-  uint32_t weight_count; /* sum over layers of outputs * (inputs + 1); <= blob size / 8 */
+  uint32_t weight_count; /* sum over layers of outputs * (inputs + 1); <= blob size / 4 */
   uint32_t
       workspace_bytes;    /* what pbp_predict needs: PBP_WORKSPACE_BYTES(input_count, max_width) */
   float noise_a, noise_b; /* Gamma on the noise precision (standardised units), a > 1, b > 0 */

@@ -173,6 +173,19 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   pbp::trainer::Model scaled = pbp::test_fixtures::tiny_model();  // likelihood 4
   scaled.epistemic_scale = 4.5;
   check_or_write("tests/fuzz/corpus/valid_epistemic_scaled.pbp", pbp::trainer::write_blob(scaled));
+
+  pbp::trainer::Model half = pbp::test_fixtures::pattern_model(3, {4, 3});  // storage type 2
+  half.weight_storage = fmt::Storage::float16;
+  const Bytes float16 = pbp::trainer::write_blob(half);
+  check_or_write("tests/fuzz/corpus/valid_float16.pbp", float16);
+  Bytes zero_variance = float16;  // layer 0's first variance half +0: PBP_ERR_NEGATIVE_VARIANCE
+  const uint32_t layers = section_offset(float16, fmt::SectionType::layers);
+  const uint32_t variance_offset =
+      fmt::load_u32(&float16[layers + fmt::layer_record::kVariance + fmt::tensor::kOffset]);
+  fmt::store_u16(
+      &zero_variance[section_offset(float16, fmt::SectionType::tensor_data) + variance_offset], 0);
+  reseal(zero_variance);
+  check_or_write("tests/fuzz/corpus/zero_variance_float16.pbp", zero_variance);
 }
 
 }  // namespace

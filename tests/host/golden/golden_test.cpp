@@ -52,6 +52,7 @@ struct Spec {
   uint64_t seed;
   double epistemic_scale = 1.0;              // not 1: the blob has the epistemic-scaled likelihood
   Activation activation = Activation::relu;  // of the hidden layers
+  format::Storage storage = format::Storage::float32;  // of the layers' weights
 };
 
 const std::vector<Spec>& specs() {
@@ -63,6 +64,17 @@ const std::vector<Spec>& specs() {
       {"4-16-16-1, epistemic x 4.6875", 4, {16, 16}, 400, 40, 13, 4.6875},
       {"3-8-1 erf", 3, {8}, 400, 40, 15, 1.0, Activation::erf},
       {"4-16-16-1 sign", 4, {16, 16}, 400, 40, 16, 1.0, Activation::sign},
+      // The float16 kernel (storage type 2) on the same trained networks.
+      {"3-8-1 float16", 3, {8}, 400, 40, 11, 1.0, Activation::relu, format::Storage::float16},
+      {"4-16-16-1 float16",
+       4,
+       {16, 16},
+       400,
+       40,
+       13,
+       1.0,
+       Activation::relu,
+       format::Storage::float16},
   };
   return list;
 }
@@ -223,6 +235,7 @@ std::string generate_header() {
     Model model = train(synthetic_data(spec), options);
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;
+    model.weight_storage = spec.storage;
     if (std::getenv("GOLDEN_DEBUG"))
       std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
                    model.prior.a, model.prior.b);

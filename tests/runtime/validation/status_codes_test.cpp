@@ -194,7 +194,9 @@ PBP_TEST(tensor_descriptors) {
   auto mean = [&]() {
     return pbp_test::layer_record(pbp_test::tiny_copy(), 1) + fmt::layer_record::kMean;
   };
-  set_u32(mean() + fmt::tensor::kStorage, 2);  // float16: reserved, not readable by v1
+  set_u32(mean() + fmt::tensor::kStorage, 4);  // not a storage type
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_STORAGE_TYPE);
+  set_u32(mean() + fmt::tensor::kStorage, 3);  // int8: reserved, not readable yet
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_STORAGE_TYPE);
   uint8_t* d = mean();
   set_u32(d + fmt::tensor::kElementCount, fmt::load_u32(d + fmt::tensor::kElementCount) + 1);

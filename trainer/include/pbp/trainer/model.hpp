@@ -86,6 +86,9 @@ struct Model {
   std::optional<LaplaceScale> input_laplace_scale;
   Standardisation standardisation;
   Metadata metadata;
+  // How the blob stores the layers' weights (write_blob quantises to it; read_blob says what it
+  // read, its values already decoded). Prediction in the trainer always uses the values above.
+  format::Storage weight_storage = format::Storage::float32;
 
   uint32_t input_count() const { return layers.empty() ? 0 : layers.front().inputs; }
   uint32_t output_count() const { return layers.empty() ? 0 : layers.back().outputs; }

@@ -1,0 +1,77 @@
+// pbp_open's reading of a layer's weight tensors in every storage type it supports.
+#include "stored_weights.hpp"
+
+#include "pbp/float16.hpp"
+
+namespace pbp::detail {
+namespace {
+
+struct TensorDescriptor {
+  uint32_t storage, count, offset, byte_length;
+};
+
+TensorDescriptor load_descriptor(const uint8_t* descriptor) {
+  return {format::load_u32(descriptor + format::tensor::kStorage),
+          format::load_u32(descriptor + format::tensor::kElementCount),
+          format::load_u32(descriptor + format::tensor::kOffset),
+          format::load_u32(descriptor + format::tensor::kByteLength)};
+}
+
+// Sizes, alignment and range of a descriptor whose storage is known.
+pbp_status check_descriptor(const TensorDescriptor& d, uint32_t element_count, Span tensor_data) {
+  if (d.count != element_count ||
+      static_cast<uint64_t>(d.byte_length) != format::stored_byte_length(d.storage, d.count)) {
+    return PBP_ERR_TENSOR_SIZE;
+  }
+  if (d.offset % 4u != 0) return PBP_ERR_TENSOR_MISALIGNED;
+  if (static_cast<uint64_t>(d.offset) + d.byte_length > tensor_data.size) {
+    return PBP_ERR_TENSOR_RANGE;
+  }
+  return PBP_OK;
+}
+
+// Every half finite (exponent field not all ones); with `positive`, every one > 0 as well.
+pbp_status check_halves(const uint16_t* halves, uint32_t count, bool positive) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if ((halves[i] & 0x7C00u) == 0x7C00u) return PBP_ERR_NONFINITE_VALUE;
+  }
+  if (!positive) return PBP_OK;
+  for (uint32_t i = 0; i < count; ++i) {
+    // Sign clear and not +0: the smallest positive half is 0x0001.
+    if ((halves[i] & 0x8000u) != 0u || halves[i] == 0u) return PBP_ERR_NEGATIVE_VARIANCE;
+  }
+  return PBP_OK;
+}
+
+}  // namespace
+
+pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* variance_descriptor,
+                               Span tensor_data, pbp_layer* layer) {
+  // Both counts are <= 65535, so outputs * (inputs + 1) < 2^32.
+  const uint32_t weights = layer->outputs * (layer->inputs + 1u);
+  const TensorDescriptor mean = load_descriptor(mean_descriptor);
+  const TensorDescriptor variance = load_descriptor(variance_descriptor);
+  const bool known = mean.storage == PBP_STORAGE_FLOAT32 || mean.storage == PBP_STORAGE_FLOAT16;
+  // One storage type per layer: its kernel reads both tensors alike.
+  if (!known || variance.storage != mean.storage) return PBP_ERR_STORAGE_TYPE;
+  pbp_status status = check_descriptor(mean, weights, tensor_data);
+  if (status != PBP_OK) return status;
+  status = check_descriptor(variance, weights, tensor_data);
+  if (status != PBP_OK) return status;
+  // The blob is 4-byte aligned (pbp_open checks) and so are the section and the offsets.
+  layer->storage = mean.storage;
+  layer->stored_mean = tensor_data.data + mean.offset;
+  layer->stored_variance = tensor_data.data + variance.offset;
+  if (mean.storage == PBP_STORAGE_FLOAT16) {
+    status = check_halves(static_cast<const uint16_t*>(layer->stored_mean), weights, false);
+    if (status != PBP_OK) return status;
+    return check_halves(static_cast<const uint16_t*>(layer->stored_variance), weights, true);
+  }
+  layer->mean = static_cast<const float*>(layer->stored_mean);
+  layer->variance = static_cast<const float*>(layer->stored_variance);
+  status = check_finite(layer->mean, weights);
+  if (status != PBP_OK) return status;
+  return check_variances(layer->variance, weights);
+}
+
+}  // namespace pbp::detail

@@ -1,0 +1,52 @@
+// Internal to the runtime: a layer's weight tensors in any storage type (format.hpp), located and
+// checked by pbp_open, and the kernel that runs a layer of each type.
+#pragma once
+#include <stdint.h>
+
+#include "blob_view.hpp"
+#include "pbp/moments.hpp"
+
+namespace pbp::detail {
+
+// Checks the layer's mean and variance descriptors (storage known and the same for both, sizes,
+// alignment, range), then their values (finite; variances >= 0, float16 variances > 0), and
+// fills layer->storage, stored_mean, stored_variance (and mean, variance for float32).
+pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* variance_descriptor,
+                               Span tensor_data, pbp_layer* layer);
+
+// The bytes one weight tensor of `layer` takes in the blob.
+inline uint32_t stored_weight_bytes(const pbp_layer& layer) {
+  return static_cast<uint32_t>(
+      format::stored_byte_length(layer.storage, layer.outputs * (layer.inputs + 1u)));
+}
+
+// linear_moments of a float16 layer (linear_moments_f16.cpp): the float32 kernel's arithmetic
+// on each weight converted exactly to float, so the result is bit for bit the float32 kernel's
+// on the decoded weights. With kExactInput z_var is not read.
+void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z_mean,
+                        const float* z_var, float* a_mean, float* a_var);
+
+// A layer as network_moments_from sees it in the runtime: whatever its storage.
+struct StoredLayer {
+  const pbp_layer* layer;
+  uint32_t inputs;
+  uint32_t outputs;
+};
+
+// network_moments_from's call for a runtime layer (found by argument-dependent lookup on
+// StoredLayer): each storage type runs its own kernel.
+template <class T, bool kExactInput>
+inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, const float* z_var,
+                           float* a_mean, float* a_var) {
+  static_assert(sizeof(T) == sizeof(float), "the runtime's layers are float");
+  const pbp_layer& layer = *w.layer;
+  if (layer.storage == PBP_STORAGE_FLOAT16) {
+    detail::linear_moments_f16(layer, kExactInput, z_mean, z_var, a_mean, a_var);
+  } else {
+    ::pbp::linear_moments<float, kExactInput>(
+        LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs}, z_mean, z_var,
+        a_mean, a_var);
+  }
+}
+
+}  // namespace pbp::detail

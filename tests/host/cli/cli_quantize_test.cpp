@@ -1,0 +1,60 @@
+// `pbp quantize` and `pbp train --storage`: float16 blobs from the command line.
+#include <string>
+
+#include "cli_helpers.hpp"
+
+namespace pbp::cli_test {
+namespace {
+
+using Quantize = CliTest;
+
+const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
+
+// Quantising the float32 blob of a training run gives the bytes `train --storage float16`
+// writes for the same run; inspect then reports float16 layers at 4 bytes per weight, and
+// quantising back to float32 decodes the halves.
+TEST_F(Quantize, MatchesTrainingWithFloat16Storage) {
+  write_file(path("train.csv"), regression_csv(60));
+  const std::vector<std::string> train = {"train",    "--data", path("train.csv"), "--hidden", "6",
+                                          "--epochs", "3",      "--seed",          "5"};
+  std::vector<std::string> f32 = train, f16 = train;
+  f32.insert(f32.end(), {"--out", path("f32.pbp")});
+  f16.insert(f16.end(), {"--out", path("f16.pbp"), "--storage", "float16"});
+  ASSERT_EQ(run_pbp(f32).exit_code, 0);
+  const RunResult trained = run_pbp(f16);
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  const RunResult quantised =
+      run_pbp({"quantize", path("f32.pbp"), "--storage", "float16", "--out", path("q.pbp")});
+  ASSERT_EQ(quantised.exit_code, 0) << quantised.err;
+  EXPECT_NE(quantised.out.find("largest change: means"), std::string::npos) << quantised.out;
+  EXPECT_EQ(read_file(path("q.pbp")), read_file(path("f16.pbp")));
+  EXPECT_LT(read_file(path("q.pbp")).size(), read_file(path("f32.pbp")).size());
+
+  const RunResult inspect = run_pbp({"inspect", path("q.pbp")});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("2 -> 6 relu, float16 weights"), std::string::npos) << inspect.out;
+  EXPECT_NE(inspect.out.find("4 per weight"), std::string::npos) << inspect.out;
+  EXPECT_NE(inspect.out.find("rounding:   float16 weights are within"), std::string::npos);
+  EXPECT_EQ(run_pbp({"inspect", path("f32.pbp")}).out.find("rounding:"), std::string::npos);
+
+  ASSERT_EQ(run_pbp({"quantize", path("q.pbp"), "--storage", "float32", "--out", path("back.pbp")})
+                .exit_code,
+            0);
+  EXPECT_EQ(read_file(path("back.pbp")).size(), read_file(path("f32.pbp")).size());
+  EXPECT_NE(read_file(path("back.pbp")), read_file(path("f32.pbp")));  // the rounding stays
+}
+
+TEST_F(Quantize, BadArgumentsLeaveNothing) {
+  const RunResult storage = run_pbp(
+      {"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int4", "--out", path("x.pbp")});
+  EXPECT_EQ(storage.exit_code, 2);
+  EXPECT_NE(storage.err.find("--storage must be float32 or float16"), std::string::npos);
+  const RunResult blob = run_pbp(
+      {"quantize", kCorpus + "truncated.pbp", "--storage", "float16", "--out", path("x.pbp")});
+  EXPECT_EQ(blob.exit_code, 1);
+  EXPECT_NE(blob.err.find("invalid model blob"), std::string::npos) << blob.err;
+  EXPECT_FALSE(std::filesystem::exists(path("x.pbp")));
+}
+
+}  // namespace
+}  // namespace pbp::cli_test
