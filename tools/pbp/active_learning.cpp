@@ -46,16 +46,16 @@ RepeatSetup setup_repeat(size_t rows, const ActivePlan& plan, size_t repeat) {
   return setup;
 }
 
-// The pool position of the row of highest total predictive variance (the first on ties). The
-// noise variance is the same for every row of one model, so this is also the row of highest
-// epistemic variance.
-size_t highest_variance(const LoadedModel& model, const trainer::Dataset& data,
-                        const std::vector<size_t>& pool) {
+// The pool position of the row of highest total predictive variance (the first on ties), by
+// `variance_of(row)` of a row's inputs. The noise variance is the same for every row of one
+// model, so this is also the row of highest epistemic variance.
+template <class VarianceOf>
+size_t highest_variance(const trainer::Dataset& data, const std::vector<size_t>& pool,
+                        const VarianceOf& variance_of) {
   size_t best = 0;
   double best_variance = -1.0;
   for (size_t i = 0; i < pool.size(); ++i) {
-    const double variance =
-        model.predict(std::span<const double>(data.row(pool[i]), data.inputs)).variance();
+    const double variance = variance_of(std::span<const double>(data.row(pool[i]), data.inputs));
     if (variance > best_variance) {
       best_variance = variance;
       best = i;
@@ -64,8 +64,7 @@ size_t highest_variance(const LoadedModel& model, const trainer::Dataset& data,
   return best;
 }
 
-// The batch EP comparator's test figures, and the pool position of its highest predictive
-// variance (the same rule as highest_variance, on the EP predictive distribution).
+// The batch EP comparator's test figures, and its predictive variance (for highest_variance).
 struct EpLearner {
   trainer::batch_ep::Model model;
 
@@ -80,19 +79,7 @@ struct EpLearner {
     return {m.rmse, m.loglik};
   }
 
-  size_t highest_variance(const trainer::Dataset& data, const std::vector<size_t>& pool) const {
-    size_t best = 0;
-    double best_variance = -1.0;
-    for (size_t i = 0; i < pool.size(); ++i) {
-      const double variance =
-          model.predict(std::span<const double>(data.row(pool[i]), data.inputs)).variance();
-      if (variance > best_variance) {
-        best_variance = variance;
-        best = i;
-      }
-    }
-    return best;
-  }
+  double variance(std::span<const double> x) const { return model.predict(x).variance(); }
 };
 
 uint32_t ep_hidden_units(const trainer::TrainOptions& options) {
@@ -128,7 +115,8 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
       run.rmse.push_back(figures[0]);
       run.loglik.push_back(figures[1]);
       if (round < plan.rounds && strategy == Strategy::variance) {
-        chosen = learner.highest_variance(data, pool);
+        chosen = highest_variance(data, pool,
+                                  [&](std::span<const double> x) { return learner.variance(x); });
       }
     } else {
       const trainer::Model model =
@@ -139,7 +127,8 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
       run.rmse.push_back(metric_value(metrics, "rmse"));
       run.loglik.push_back(metric_value(metrics, "loglik"));
       if (round < plan.rounds && strategy == Strategy::variance) {
-        chosen = highest_variance(blob, data, pool);
+        chosen = highest_variance(
+            data, pool, [&](std::span<const double> x) { return blob.predict(x).variance(); });
       } else if (round < plan.rounds && strategy == Strategy::variance_reduction) {
         chosen = largest_variance_reduction(model, data, pool);
       }

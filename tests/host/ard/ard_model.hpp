@@ -1,4 +1,4 @@
-// A small ARD model trained on generated data, for the blob and command-line tests.
+// Small ARD and Laplace models trained on generated data, for the blob and command-line tests.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -10,8 +10,9 @@
 
 namespace pbp::ard_test {
 
-// y = sin(x0) + x1 + noise, x2 unused; 3 inputs named a, b, c.
-inline trainer::Model small_ard_model() {
+// y = sin(x0) + x1 + noise, x2 unused; 3 inputs named a, b, c. With an input prior (ARD or
+// Laplace), as the blob and command-line tests of both use it.
+inline trainer::Model small_input_prior_model(trainer::PriorMode prior) {
   trainer::Random random(17);
   trainer::Dataset data;
   data.rows = 60;
@@ -25,8 +26,12 @@ inline trainer::Model small_ard_model() {
   trainer::TrainOptions options;
   options.hidden = {6};
   options.epochs = 4;
-  options.prior = trainer::PriorMode::ard;
+  options.prior = prior;
   return trainer::train(data, options);
+}
+
+inline trainer::Model small_ard_model() {
+  return small_input_prior_model(trainer::PriorMode::ard);
 }
 
 // Re-seals a blob whose bytes were edited: a fresh CRC-32 trailer.

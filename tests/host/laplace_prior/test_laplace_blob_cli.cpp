@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ard_model.hpp"
 #include "cli_helpers.hpp"
 #include "pbp/format.hpp"
 #include "pbp/pbp.hpp"
@@ -24,33 +25,15 @@ namespace {
 namespace fmt = pbp::format;
 using trainer::LaplaceScale;
 
-// y = sin(x0) + x1 + noise, x2 unused; 3 inputs named a, b, c.
 trainer::Model small_laplace_model() {
-  trainer::Random random(17);
-  trainer::Dataset data;
-  data.rows = 60;
-  data.inputs = 3;
-  data.feature_names = {"a", "b", "c"};
-  data.target_name = "y";
-  for (size_t i = 0; i < data.rows; ++i) {
-    for (size_t k = 0; k < data.inputs; ++k) data.x.push_back(random.normal());
-    data.y.push_back(std::sin(data.x[3 * i]) + data.x[3 * i + 1] + 0.1 * random.normal());
-  }
-  trainer::TrainOptions options;
-  options.hidden = {6};
-  options.epochs = 4;
-  options.prior = trainer::PriorMode::laplace;
-  return trainer::train(data, options);
+  return ard_test::small_input_prior_model(trainer::PriorMode::laplace);
 }
 
 std::span<const uint8_t> metadata_of(const pbp::Model& opened) {
   return {opened.view().metadata, opened.view().metadata_size};
 }
 
-void reseal(std::vector<uint8_t>& blob) {
-  const size_t crc_at = blob.size() - fmt::kCrcSize;
-  fmt::store_u32(blob.data() + crc_at, fmt::crc32(blob.data(), crc_at));
-}
+using ard_test::reseal;
 
 TEST(LaplaceBlob, ScaleRoundTripsAndTheRuntimeIgnoresIt) {
   const trainer::Model laplace = small_laplace_model();
