@@ -21,6 +21,8 @@
 # painting (example_boston_on_device_stack), allocator references (zero heap), and the example
 # model's workspace. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
 # predict stack <= 512 bytes, zero heap). Takes a few minutes (-j2 builds).
+# PBP_RUNTIME_ACTIVATIONS="relu" (the CMake option's value) measures a runtime built with only those
+# hidden activations, in build/size-<preset>-<activations>.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -38,10 +40,11 @@ if [ "${1:-}" = "--os" ]; then
   flags="-Os -DNDEBUG -ffunction-sections -fdata-sections -fcallgraph-info=su"
   summary=()
   for preset in "${presets[@]}"; do
-    dir="$root/build/size-$preset"
-    echo "=== $preset at -Os (build/size-$preset)"
+    activations=${PBP_RUNTIME_ACTIVATIONS:-relu;erf;sign}
+    dir="$root/build/size-$preset${PBP_RUNTIME_ACTIVATIONS:+-${activations//;/-}}"
+    echo "=== $preset at -Os (${dir#"$root/"}, activations ${activations//;/, })"
     cmake -S "$root" -B "$dir" --toolchain "$root/targets/toolchains/$preset.cmake" \
-      -DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_BUILD_HOST_TOOLS=OFF \
+      -DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_BUILD_HOST_TOOLS=OFF "-DPBP_RUNTIME_ACTIVATIONS=$activations" \
       "-DCMAKE_C_FLAGS_MINSIZEREL=$flags" "-DCMAKE_CXX_FLAGS_MINSIZEREL=$flags" \
       -DCMAKE_EXE_LINKER_FLAGS_MINSIZEREL=-Wl,--gc-sections >/dev/null
     targets=(pbp_runtime example_boston_on_device)
