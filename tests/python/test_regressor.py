@@ -11,7 +11,7 @@ def test_defaults_are_the_trainers():
     assert PBPRegressor().get_params() == {
         "hidden": None, "epochs": None, "recipe": "auto", "seed": 1, "prior": "auto",
         "algorithm": "pbp", "inference": "adf", "averaging": "auto", "threads": None,
-        "verbose": 1}
+        "verbose": 1, "activation": "relu"}
 
 
 def test_predictions_are_float32_arrays(regression):

@@ -102,3 +102,15 @@ def test_fits_in_threads_give_the_models_of_fits_in_turn(regression):
     for t in threads:
         t.join()
     assert [m.blob_ for m in models] == expected
+
+
+def test_hidden_activations(regression):
+    """activation= trains erf and sign hidden layers: deterministic, and not ReLU's model."""
+    relu = PBPRegressor(**FAST, verbose=0).fit(*regression).predict(regression[0][:5])
+    for activation in ("erf", "sign"):
+        model = PBPRegressor(**FAST, verbose=0, activation=activation).fit(*regression)
+        again = PBPRegressor(**FAST, verbose=0, activation=activation).fit(*regression)
+        assert model.blob_ == again.blob_
+        assert list(model.predict(regression[0][:5])) != list(relu)
+    with pytest.raises(ValueError, match="activation"):
+        PBPRegressor(**FAST, verbose=0, activation="tanh").fit(*regression)

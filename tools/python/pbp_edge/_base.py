@@ -83,6 +83,7 @@ class PBPEstimator:
             result = _core.train(
                 X, y, task=task, classes=classes, seed=check_int("seed", self.seed, 0, 2**64 - 1),
                 algorithm=check_choice("algorithm", self.algorithm, ("pbp", "ebp")),
+                activation=check_choice("activation", self.activation, ("relu", "erf", "sign")),
                 prior=check_choice("prior", self.prior,
                                    ("auto", "learned", "fixed", "ard", "laplace")),
                 inference=check_choice("inference", self.inference, ("adf", "sep")),

@@ -20,7 +20,7 @@ class PBPClassifier(PBPEstimator):
     C classes even if some never occur in y. Defaults as `pbp train --task binary|multiclass`:
     1 x 50, 40 epochs. softmax ('mean-field', 'bound' or 'sampled' with `samples` draws) is how
     a model of 3 or more classes approximates its likelihood (README, "Multiclass defaults"). Predictions run the model blob through the runtime in float32, bit for
-    bit what a device computes. verbose and threads as PBPRegressor's.
+    bit what a device computes. verbose, threads and activation as PBPRegressor's.
     """
 
     _estimator_type = "classifier"
@@ -28,8 +28,9 @@ class PBPClassifier(PBPEstimator):
 
     def __init__(self, hidden=(50,), epochs=40, seed=1, classes=None, prior="auto",
                  softmax="mean-field", samples=10, algorithm="pbp", inference="adf",
-                 averaging="auto", threads=None, verbose=1):
+                 averaging="auto", threads=None, verbose=1, activation="relu"):
         self.hidden = hidden
+        self.activation = activation
         self.epochs = epochs
         self.seed = seed
         self.classes = classes

@@ -27,6 +27,8 @@ class PBPRegressor(PBPEstimator):
     recipe='paper' is PBP as published (1 x 50, 40 epochs unless given). Predictions run the
     model blob through the runtime in float32, bit for bit what a device computes.
 
+    activation: of the hidden layers, 'relu' (default), 'erf' (2 Phi(a) - 1, the EP paper's
+    probit unit) or 'sign', as `pbp train --activation`.
     verbose: 1 shows a progress bar on stderr (tqdm when installed), 0 nothing; a callable is
     called as verbose(epochs_done, epochs_planned) after every epoch instead.
     threads: 1 or 2 per training update (None: 2 on a machine with 2 CPUs); the same model bits.
@@ -36,8 +38,10 @@ class PBPRegressor(PBPEstimator):
     _tasks = ("regression",)
 
     def __init__(self, hidden=None, epochs=None, recipe="auto", seed=1, prior="auto",
-                 algorithm="pbp", inference="adf", averaging="auto", threads=None, verbose=1):
+                 algorithm="pbp", inference="adf", averaging="auto", threads=None, verbose=1,
+                 activation="relu"):
         self.hidden = hidden
+        self.activation = activation
         self.epochs = epochs
         self.recipe = recipe
         self.seed = seed

@@ -17,22 +17,22 @@ PYBIND11_MODULE(_core, m) {
       "train",
       [](const py::array& x, const py::array_t<double>& y, const std::string& task,
          uint32_t classes, const std::string& recipe,
-         const std::optional<std::vector<uint32_t>>& hidden, const std::optional<uint32_t>& epochs,
-         uint64_t seed, const std::string& algorithm, const std::string& prior,
-         const std::string& softmax, uint32_t samples, const std::string& inference,
-         const std::string& averaging, uint32_t threads,
+         const std::optional<std::vector<uint32_t>>& hidden, const std::string& activation,
+         const std::optional<uint32_t>& epochs, uint64_t seed, const std::string& algorithm,
+         const std::string& prior, const std::string& softmax, uint32_t samples,
+         const std::string& inference, const std::string& averaging, uint32_t threads,
          const std::vector<std::string>& feature_names, const std::string& target_name,
          const py::object& progress) {
-        const TrainRequest request{task,      classes,   recipe,  hidden,        epochs,
-                                   seed,      algorithm, prior,   softmax,       samples,
-                                   inference, averaging, threads, feature_names, target_name};
+        const TrainRequest request{
+            task,  classes, recipe,  hidden,    activation, epochs,  seed,          algorithm,
+            prior, softmax, samples, inference, averaging,  threads, feature_names, target_name};
         return pbp::python::train(x, y, request, progress);
       },
       py::arg("x"), py::arg("y"), py::kw_only(), py::arg("task"), py::arg("classes") = 0,
-      py::arg("recipe") = "auto", py::arg("hidden") = py::none(), py::arg("epochs") = py::none(),
-      py::arg("seed") = 1, py::arg("algorithm") = "pbp", py::arg("prior") = "auto",
-      py::arg("softmax") = "mean-field", py::arg("samples") = 10, py::arg("inference") = "adf",
-      py::arg("averaging") = "auto", py::arg("threads") = 1,
+      py::arg("recipe") = "auto", py::arg("hidden") = py::none(), py::arg("activation") = "relu",
+      py::arg("epochs") = py::none(), py::arg("seed") = 1, py::arg("algorithm") = "pbp",
+      py::arg("prior") = "auto", py::arg("softmax") = "mean-field", py::arg("samples") = 10,
+      py::arg("inference") = "adf", py::arg("averaging") = "auto", py::arg("threads") = 1,
       py::arg("feature_names") = std::vector<std::string>{}, py::arg("target_name") = "",
       py::arg("progress") = py::none(),
       "Trains a model (TrainRequest in training.hpp); returns a dict with it.");

@@ -39,6 +39,7 @@ trainer::TrainOptions train_options(const TrainRequest& r) {
   o.task = *task;
   o.classes = r.classes;
   if (r.hidden) o.hidden = *r.hidden;
+  o.activation = named(r.activation, "activation", trainer::kActivationNames);
   if (r.epochs) o.epochs = *r.epochs;
   o.seed = r.seed;
   o.algorithm = named(r.algorithm, "algorithm", trainer::kAlgorithmNames);

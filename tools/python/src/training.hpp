@@ -21,6 +21,7 @@ struct TrainRequest {
   uint32_t classes = 0;             // multiclass: the number of outputs (0: 1 + largest label)
   std::string recipe = "auto";      // auto, paper
   std::optional<std::vector<uint32_t>> hidden;  // none: the recipe's (auto) or 1 x 50 (paper)
+  std::string activation = "relu";              // of the hidden layers: relu, erf, sign
   std::optional<uint32_t> epochs;               // none: the recipe's (auto) or 40 (paper)
   uint64_t seed = 1;
   std::string algorithm = "pbp";
