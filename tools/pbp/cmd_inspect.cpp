@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "input_relevance_report.hpp"
 #include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
@@ -17,6 +18,8 @@
 #include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/input_relevance.hpp"
+#include "prediction_csv.hpp"
+#include "stored_weights_report.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -47,13 +50,6 @@ const char* const kUsage =
     "A Laplace model's one common scale says nothing per input: its input relevance is the\n"
     "mean square E[w^2] = m^2 + v of the input's first-layer weights over the hidden units,\n"
     "relative to the largest input's (the prior shrinks the weights of an unused input).\n";
-
-// Shortest text that reads back as the same float.
-std::string float_text(float value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
 
 std::string text(const pbp_string& s) {
   return std::string(s.data ? s.data : "", s.length);
@@ -133,124 +129,6 @@ const char* section_name(uint32_t type) {
   return "unknown";
 }
 
-// The learned per-input prior Gammas of an ARD model (metadata input_prior_precision), if any.
-std::optional<std::vector<trainer::Gamma>> input_priors(const std::string& path,
-                                                        const pbp_model& m) {
-  try {
-    return trainer::read_input_priors({m.metadata, m.metadata_size}, m.input_count);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(path + ": invalid metadata: " + e.what());
-  }
-}
-
-// The learned q(phi) of a Laplace input-prior model (metadata input_laplace_scale), if any.
-std::optional<trainer::LaplaceScale> laplace_scale(const std::string& path, const pbp_model& m) {
-  try {
-    return trainer::read_laplace_scale({m.metadata, m.metadata_size});
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(path + ": invalid metadata: " + e.what());
-  }
-}
-
-std::vector<trainer::WeightRelevance> layer0_relevance(const pbp_model& m) {
-  const pbp_layer& first = m.layers[0];
-  const size_t weights = size_t{first.outputs} * (first.inputs + 1u);
-  return trainer::weight_relevance({first.mean, weights}, {first.variance, weights}, first.inputs);
-}
-
-std::string feature_label(const std::vector<std::string>& names, uint32_t input) {
-  return input < names.size() ? names[input] : "input " + std::to_string(input);
-}
-
-// The Gammas were float32 in the blob: printed as such.
-std::string gamma_json(double a, double b) {
-  return JsonObject()
-      .add_raw("a", float_text(static_cast<float>(a)))
-      .add_raw("b", float_text(static_cast<float>(b)))
-      .str();
-}
-
-std::string relevance_json(const std::vector<trainer::Gamma>& priors,
-                           const std::vector<std::string>& names) {
-  std::vector<std::string> items;
-  for (const trainer::InputRelevance& r : trainer::input_relevance(priors)) {
-    items.push_back(JsonObject()
-                        .add_raw("feature", json_string(feature_label(names, r.input)))
-                        .add("input", r.input)
-                        .add_raw("gamma", gamma_json(r.gamma.a, r.gamma.b))
-                        .add("precision_mean", r.precision_mean)
-                        .add("prior_variance", r.prior_variance)
-                        .add("prior_std", std::sqrt(r.prior_variance))
-                        .add("relevance", r.relevance)
-                        .str());
-  }
-  return json_array(items);
-}
-
-void print_relevance(const std::vector<trainer::Gamma>& priors,
-                     const std::vector<std::string>& names) {
-  const std::vector<trainer::InputRelevance> inputs = trainer::input_relevance(priors);
-  size_t width = 7;  // "feature"
-  for (const trainer::InputRelevance& r : inputs) {
-    width = std::max(width, feature_label(names, r.input).size());
-  }
-  std::printf(
-      "input relevance (ARD): E[1/lambda] = b/(a-1) of each input's first-layer weights,\n"
-      "  relative to the largest (1 = most relevant)\n");
-  std::printf("  %-*s  %9s  %12s  %10s  %12s\n", static_cast<int>(width), "feature", "relevance",
-              "E[1/lambda]", "prior std", "E[lambda]");
-  auto row = [width](const std::string& label, const std::string& relevance,
-                     const trainer::Gamma& g) {
-    const double variance = g.variance_estimate();
-    std::printf("  %-*s  %9s  %12s  %10s  %12s\n", static_cast<int>(width), label.c_str(),
-                relevance.c_str(), general(variance, 6).c_str(),
-                general(std::sqrt(variance), 6).c_str(), general(g.a / g.b, 6).c_str());
-  };
-  for (const trainer::InputRelevance& r : inputs) {
-    row(feature_label(names, r.input), general(r.relevance, 4), r.gamma);
-  }
-  row("(bias)", "", priors.back());
-}
-
-std::string laplace_relevance_json(const pbp_model& m, const std::vector<std::string>& names) {
-  std::vector<std::string> items;
-  for (const trainer::WeightRelevance& r : layer0_relevance(m)) {
-    items.push_back(JsonObject()
-                        .add_raw("feature", json_string(feature_label(names, r.input)))
-                        .add("input", r.input)
-                        .add("mean_square_weight", r.mean_square)
-                        .add("relevance", r.relevance)
-                        .str());
-  }
-  return json_array(items);
-}
-
-// A Laplace model: its common scale, then each input's first-layer weights' mean square.
-void print_laplace_relevance(const pbp_model& m, const trainer::LaplaceScale& scale,
-                             const std::vector<std::string>& names) {
-  const std::vector<trainer::WeightRelevance> inputs = layer0_relevance(m);
-  std::printf(
-      "Laplace prior on layer 0's input weights: variance 2b^2 = exp(phi), q(phi) = N(%s, %s):\n"
-      "  variance exp(mean) = %s (scale b %s)\n",
-      float_text(static_cast<float>(scale.mean)).c_str(),
-      float_text(static_cast<float>(scale.variance)).c_str(),
-      general(std::exp(scale.mean), 6).c_str(),
-      general(std::sqrt(std::exp(scale.mean) / 2), 6).c_str());
-  size_t width = 7;  // "feature"
-  for (const trainer::WeightRelevance& r : inputs) {
-    width = std::max(width, feature_label(names, r.input).size());
-  }
-  std::printf(
-      "input relevance (Laplace): E[w^2] = m^2 + v of each input's first-layer weights, mean\n"
-      "  over the hidden units, relative to the largest (1 = most relevant)\n");
-  std::printf("  %-*s  %9s  %12s\n", static_cast<int>(width), "feature", "relevance", "E[w^2]");
-  for (const trainer::WeightRelevance& r : inputs) {
-    std::printf("  %-*s  %9s  %12s\n", static_cast<int>(width),
-                feature_label(names, r.input).c_str(), general(r.relevance, 4).c_str(),
-                general(r.mean_square, 6).c_str());
-  }
-}
-
 std::string sections_json(const pbp_model& m) {
   std::vector<std::string> items;
   const uint32_t header_size = fmt::load_u32(m.blob + fmt::header::kHeaderSize);
@@ -270,66 +148,6 @@ std::string sections_json(const pbp_model& m) {
                         .str());
   }
   return json_array(items);
-}
-
-// A layer tensor's values as floats, whatever its storage type (float16 decoded exactly).
-std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
-  const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
-  const void* stored = variance ? layer.stored_variance : layer.stored_mean;
-  std::vector<float> values(count);
-  for (size_t i = 0; i < count; ++i) {
-    values[i] = layer.storage == PBP_STORAGE_FLOAT16
-                    ? fmt::half_to_float(static_cast<const uint16_t*>(stored)[i])
-                    : static_cast<const float*>(stored)[i];
-  }
-  return values;
-}
-
-const char* storage_name(uint32_t storage) {
-  return storage == PBP_STORAGE_FLOAT16 ? "float16" : "float32";
-}
-
-// Bytes the layers' weight tensors take, padding excluded.
-uint64_t weight_bytes(const pbp_model& m) {
-  uint64_t bytes = 0;
-  for (uint32_t l = 0; l < m.layer_count; ++l) {
-    const pbp_layer& layer = m.layers[l];
-    bytes += 2u * fmt::stored_byte_length(layer.storage, layer.outputs * (layer.inputs + 1u));
-  }
-  return bytes;
-}
-
-// How far the float16 weights can be from the values they were rounded from (the original is
-// not in the blob): half the spacing of halves at each stored value, the largest over the means
-// (absolute) and over the variances (relative; 1 for the smallest half, which also stands for
-// variances rounded up from below it). Zero when every layer is float32.
-struct QuantisationBound {
-  double mean_absolute = 0.0;
-  double variance_relative = 0.0;
-};
-
-double half_rounding_radius(uint16_t h) {
-  const int exponent = (h >> 10) & 0x1F;
-  return std::ldexp(1.0, (exponent == 0 ? 1 : exponent) - 26);  // half an ulp
-}
-
-QuantisationBound quantisation_bound(const pbp_model& m) {
-  QuantisationBound bound;
-  for (uint32_t l = 0; l < m.layer_count; ++l) {
-    const pbp_layer& layer = m.layers[l];
-    if (layer.storage != PBP_STORAGE_FLOAT16) continue;
-    const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
-    const auto* means = static_cast<const uint16_t*>(layer.stored_mean);
-    const auto* variances = static_cast<const uint16_t*>(layer.stored_variance);
-    for (size_t i = 0; i < count; ++i) {
-      bound.mean_absolute = std::fmax(bound.mean_absolute, half_rounding_radius(means[i]));
-      const double relative = variances[i] == 1u ? 1.0
-                                                 : half_rounding_radius(variances[i]) /
-                                                       fmt::half_to_float(variances[i]);
-      bound.variance_relative = std::fmax(bound.variance_relative, relative);
-    }
-  }
-  return bound;
 }
 
 std::string inspect_json(const std::string& path, const pbp::Model& model) {

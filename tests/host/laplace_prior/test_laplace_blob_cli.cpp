@@ -142,6 +142,30 @@ TEST_F(LaplaceCli, TrainsAndInspectRanksTheInputsByName) {
       << ebp.err;
 }
 
+// A float16 model's layers have no float pointers: inspect ranks its inputs from the decoded
+// halves, the same ranking as the float32 model's up to the rounding.
+TEST_F(LaplaceCli, InspectRanksTheInputsOfAFloat16Model) {
+  write_file(path("d.csv"), regression_csv(60, "size,rooms,price"));
+  const RunResult trained = run_pbp({"train", "--data", path("d.csv"), "--out", path("l.pbp"),
+                                     "--hidden", "8", "--epochs", "5", "--prior", "laplace"});
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  const RunResult quantised =
+      run_pbp({"quantize", path("l.pbp"), "--storage", "float16", "--out", path("h.pbp")});
+  ASSERT_EQ(quantised.exit_code, 0) << quantised.err;
+  const RunResult full = run_pbp({"inspect", path("l.pbp")});
+  const RunResult half = run_pbp({"inspect", path("h.pbp")});
+  ASSERT_EQ(half.exit_code, 0) << half.err;
+  const auto ranking = [](const std::string& out) {
+    const size_t table = out.find("input relevance (Laplace)");
+    return std::make_pair(out.find("\n  size ", table), out.find("\n  rooms ", table));
+  };
+  const auto [size_full, rooms_full] = ranking(full.out);
+  const auto [size_half, rooms_half] = ranking(half.out);
+  ASSERT_NE(size_half, std::string::npos) << half.out;
+  ASSERT_NE(rooms_half, std::string::npos) << half.out;
+  EXPECT_EQ(size_full < rooms_full, size_half < rooms_half) << full.out << half.out;
+}
+
 TEST_F(LaplaceCli, InspectRefusesAMalformedEntryThatPredictionIgnores) {
   std::vector<uint8_t> blob = trainer::write_blob(small_laplace_model());
   pbp_model opened;
