@@ -54,9 +54,15 @@ def test_ctrl_c_interrupts_training(regression):
         while not epochs:
             time.sleep(0.001)
         os.kill(os.getpid(), signal.SIGINT)
-    threading.Thread(target=interrupt_once_training).start()
-    with pytest.raises(KeyboardInterrupt):
-        model.fit(*regression)
+    # Python raises KeyboardInterrupt only if SIGINT had a handler when it started: a shell
+    # running the tests as a background job starts it ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt_once_training).start()
+        with pytest.raises(KeyboardInterrupt):
+            model.fit(*regression)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert 1 <= len(epochs) < 100_000 and not model.__sklearn_is_fitted__()
 
 
