@@ -2,8 +2,10 @@
 // Each weight is converted exactly to float (format::half_to_float, integer operations only) and
 // goes through the same terms, in the same order, as the float32 kernel (moments.hpp), so a
 // float16 layer gives the float32 kernel's bits on its decoded weights, on every target.
-#include "pbp/float16.hpp"
 #include "stored_weights.hpp"
+
+#if PBP_WITH_FLOAT16  // else the runtime is built without float16 (pbp.h)
+#include "pbp/float16.hpp"
 
 namespace pbp::detail {
 namespace {
@@ -47,3 +49,4 @@ void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z
 }
 
 }  // namespace pbp::detail
+#endif

@@ -30,6 +30,7 @@ pbp_status check_descriptor(const TensorDescriptor& d, uint32_t element_count, S
   return PBP_OK;
 }
 
+#if PBP_WITH_FLOAT16
 // Every half finite (exponent field not all ones); with `positive`, every one > 0 as well.
 pbp_status check_halves(const uint16_t* halves, uint32_t count, bool positive) {
   for (uint32_t i = 0; i < count; ++i) {
@@ -42,6 +43,7 @@ pbp_status check_halves(const uint16_t* halves, uint32_t count, bool positive) {
   }
   return PBP_OK;
 }
+#endif
 
 }  // namespace
 
@@ -51,7 +53,8 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   const uint32_t weights = layer->outputs * (layer->inputs + 1u);
   const TensorDescriptor mean = load_descriptor(mean_descriptor);
   const TensorDescriptor variance = load_descriptor(variance_descriptor);
-  const bool known = mean.storage == PBP_STORAGE_FLOAT32 || mean.storage == PBP_STORAGE_FLOAT16;
+  const bool known = mean.storage == PBP_STORAGE_FLOAT32 ||
+                     (PBP_WITH_FLOAT16 && mean.storage == PBP_STORAGE_FLOAT16);
   // One storage type per layer: its kernel reads both tensors alike.
   if (!known || variance.storage != mean.storage) return PBP_ERR_STORAGE_TYPE;
   pbp_status status = check_descriptor(mean, weights, tensor_data);
@@ -62,11 +65,13 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   layer->storage = mean.storage;
   layer->stored_mean = tensor_data.data + mean.offset;
   layer->stored_variance = tensor_data.data + variance.offset;
+#if PBP_WITH_FLOAT16
   if (mean.storage == PBP_STORAGE_FLOAT16) {
     status = check_halves(static_cast<const uint16_t*>(layer->stored_mean), weights, false);
     if (status != PBP_OK) return status;
     return check_halves(static_cast<const uint16_t*>(layer->stored_variance), weights, true);
   }
+#endif
   layer->mean = static_cast<const float*>(layer->stored_mean);
   layer->variance = static_cast<const float*>(layer->stored_variance);
   status = check_finite(layer->mean, weights);

@@ -40,13 +40,14 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
                            float* a_mean, float* a_var) {
   static_assert(sizeof(T) == sizeof(float), "the runtime's layers are float");
   const pbp_layer& layer = *w.layer;
+#if PBP_WITH_FLOAT16
   if (layer.storage == PBP_STORAGE_FLOAT16) {
-    detail::linear_moments_f16(layer, kExactInput, z_mean, z_var, a_mean, a_var);
-  } else {
-    ::pbp::linear_moments<float, kExactInput>(
-        LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs}, z_mean, z_var,
-        a_mean, a_var);
+    return detail::linear_moments_f16(layer, kExactInput, z_mean, z_var, a_mean, a_var);
   }
+#endif
+  ::pbp::linear_moments<float, kExactInput>(
+      LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs}, z_mean, z_var,
+      a_mean, a_var);
 }
 
 }  // namespace pbp::detail

@@ -21,8 +21,9 @@
 # painting (example_boston_on_device_stack), allocator references (zero heap), and the example
 # model's workspace. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
 # predict stack <= 512 bytes, zero heap). Takes a few minutes (-j2 builds).
-# PBP_RUNTIME_ACTIVATIONS="relu" (the CMake option's value) measures a runtime built with only those
-# hidden activations, in build/size-<preset>-<activations>.
+# PBP_RUNTIME_ACTIVATIONS="relu" and PBP_RUNTIME_STORAGE="float32" (the CMake options' values)
+# measure a runtime built with only those activations and storage types, in
+# build/size-<preset>-<activations>-<storage>.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,10 +42,13 @@ if [ "${1:-}" = "--os" ]; then
   summary=()
   for preset in "${presets[@]}"; do
     activations=${PBP_RUNTIME_ACTIVATIONS:-relu;erf;sign}
+    storage=${PBP_RUNTIME_STORAGE:-float32;float16}
     dir="$root/build/size-$preset${PBP_RUNTIME_ACTIVATIONS:+-${activations//;/-}}"
-    echo "=== $preset at -Os (${dir#"$root/"}, activations ${activations//;/, })"
+    dir+="${PBP_RUNTIME_STORAGE:+-${storage//;/-}}"
+    echo "=== $preset at -Os (${dir#"$root/"}, activations ${activations//;/, }, storage ${storage//;/, })"
     cmake -S "$root" -B "$dir" --toolchain "$root/targets/toolchains/$preset.cmake" \
       -DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_BUILD_HOST_TOOLS=OFF "-DPBP_RUNTIME_ACTIVATIONS=$activations" \
+      "-DPBP_RUNTIME_STORAGE=$storage" \
       "-DCMAKE_C_FLAGS_MINSIZEREL=$flags" "-DCMAKE_CXX_FLAGS_MINSIZEREL=$flags" \
       -DCMAKE_EXE_LINKER_FLAGS_MINSIZEREL=-Wl,--gc-sections >/dev/null
     targets=(pbp_runtime example_boston_on_device)

@@ -146,6 +146,11 @@ typedef enum pbp_status {
 #ifndef PBP_WITH_SIGN
 #define PBP_WITH_SIGN 1
 #endif
+/* Likewise the float16 weight kernel (CMake: -DPBP_RUNTIME_STORAGE=float32, or PBP_WITH_FLOAT16=0):
+   a runtime built without it refuses float16 blobs with PBP_ERR_STORAGE_TYPE. */
+#ifndef PBP_WITH_FLOAT16
+#define PBP_WITH_FLOAT16 1
+#endif
 
 /* A string inside the blob: UTF-8 by convention, not NUL-terminated. */
 typedef struct pbp_string {

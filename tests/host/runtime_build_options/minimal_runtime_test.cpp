@@ -1,5 +1,6 @@
-// A ReLU-only runtime (PBP_WITH_ERF=0, PBP_WITH_SIGN=0) opens and runs the corpus's ReLU models
-// and refuses its erf and sign models with PBP_ERR_ACTIVATION, never running them as ReLU.
+// A runtime built with ReLU and float32 only (PBP_WITH_ERF=0, PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0)
+// opens and runs the corpus's ReLU float32 models, and refuses its erf and sign models with
+// PBP_ERR_ACTIVATION and its float16 ones with PBP_ERR_STORAGE_TYPE: it never misreads them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,14 +13,15 @@
 
 namespace {
 
-static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0, "this test needs the ReLU-only build");
+static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0,
+              "this test needs the minimal build");
 
 std::vector<uint8_t> corpus_blob(const std::string& name) {
   std::ifstream file(std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/" + name, std::ios::binary);
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
-TEST(ReluOnlyRuntime, RefusesErfAndSignModels) {
+TEST(MinimalRuntime, RefusesErfAndSignModels) {
   for (const char* name : {"valid_erf.pbp", "valid_sign.pbp"}) {
     const std::vector<uint8_t> blob = corpus_blob(name);
     ASSERT_FALSE(blob.empty()) << name;
@@ -28,7 +30,14 @@ TEST(ReluOnlyRuntime, RefusesErfAndSignModels) {
   }
 }
 
-TEST(ReluOnlyRuntime, RunsReluModels) {
+TEST(MinimalRuntime, RefusesFloat16Models) {
+  const std::vector<uint8_t> blob = corpus_blob("valid_float16.pbp");
+  ASSERT_FALSE(blob.empty());
+  pbp_model model;
+  EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_STORAGE_TYPE);
+}
+
+TEST(MinimalRuntime, RunsReluModels) {
   for (const char* name : {"valid_tiny.pbp", "valid_deep.pbp", "valid_epistemic_scaled.pbp"}) {
     const std::vector<uint8_t> blob = corpus_blob(name);
     ASSERT_FALSE(blob.empty()) << name;
