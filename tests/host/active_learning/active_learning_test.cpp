@@ -1,69 +1,12 @@
 // `pbp active` on generated 1-D data: 195 inputs dense in [-1, 1] and 5 far outside (rows
 // 195..199), where a model trained on the dense part is least sure, so the variance strategy
 // must pick them first; the random strategy need not.
-#include <cmath>
 #include <cstdlib>
-#include <sstream>
 
-#include "cli_helpers.hpp"
+#include "active_learning_fixture.hpp"
 
 namespace pbp::cli_test {
 namespace {
-
-using ActiveLearning = CliTest;
-
-constexpr size_t kDenseRows = 195;
-
-std::string far_points_csv() {
-  std::ostringstream csv;
-  csv << "x,y\n";
-  for (size_t i = 0; i < kDenseRows; ++i) {
-    const double x = -1.0 + 2.0 * static_cast<double>(i) / (kDenseRows - 1);
-    csv << x << "," << std::sin(2.0 * x) + 0.1 * std::sin(37.0 * static_cast<double>(i)) << "\n";
-  }
-  for (const double x : {4.0, 4.5, 5.0, -4.5, -5.0}) csv << x << "," << std::sin(2.0 * x) << "\n";
-  return csv.str();
-}
-
-// The value of the first "key" at or after `from`: a balanced [...] or {...}, or a scalar.
-std::string json_value(const std::string& json, const std::string& key, size_t from = 0) {
-  const size_t found = json.find("\"" + key + "\": ", from);
-  if (found == std::string::npos) return "";
-  const size_t start = found + key.size() + 4;
-  if (json[start] != '[' && json[start] != '{') {
-    return json.substr(start, json.find_first_of(",}", start) - start);
-  }
-  int depth = 0;
-  for (size_t i = start; i < json.size(); ++i) {
-    depth += (json[i] == '[' || json[i] == '{') - (json[i] == ']' || json[i] == '}');
-    if (depth == 0) return json.substr(start, i + 1 - start);
-  }
-  return "";
-}
-
-// The top-level items of a JSON array's text.
-std::vector<std::string> json_items(const std::string& array) {
-  std::vector<std::string> items;
-  int depth = 0;
-  size_t start = 1;
-  for (size_t i = 1; i + 1 < array.size(); ++i) {
-    depth += (array[i] == '[') - (array[i] == ']');
-    if (depth == 0 && array[i] == ',') {
-      items.push_back(array.substr(start, i - start));
-      start = i + 2;
-    }
-  }
-  if (array.size() > 2) items.push_back(array.substr(start, array.size() - 1 - start));
-  return items;
-}
-
-RunResult active(const std::string& pool, std::vector<std::string> extra) {
-  std::vector<std::string> arguments{"active", "--pool",   pool,       "--initial", "10",
-                                     "--test", "50",       "--rounds", "3",         "--repeats",
-                                     "4",      "--hidden", "10",       "--epochs",  "20"};
-  arguments.insert(arguments.end(), extra.begin(), extra.end());
-  return run_pbp(arguments);
-}
 
 TEST_F(ActiveLearning, JsonShapeAndWhatEachStrategyPicks) {
   write_file(path("d.csv"), far_points_csv());
@@ -146,37 +89,6 @@ TEST_F(ActiveLearning, AllStrategiesOnTheSameSplits) {
   const RunResult alone = active(path("d.csv"), {"--strategy", "variance-reduction", "--json"});
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
   EXPECT_EQ(json_value(alone.out, "picks"), json_value(reduction, "picks"));
-}
-
-// The batch EP comparator runs the same protocol on the same splits: round 0 agrees between its
-// strategies, its variance strategy also picks the far points first, and with --method both
-// each method's figures are those it gives alone.
-TEST_F(ActiveLearning, BatchEpMethod) {
-  write_file(path("d.csv"), far_points_csv());
-  const RunResult both =
-      active(path("d.csv"), {"--strategy", "both", "--method", "both", "--json", "--jobs", "2"});
-  ASSERT_EQ(both.exit_code, 0) << both.err;
-  const std::string ep = json_value(both.out, "ep");
-  const std::string pbp = json_value(both.out, "pbp");
-  EXPECT_EQ(json_value(ep, "method"), "\"ep\"");
-  EXPECT_EQ(json_value(pbp, "method"), "\"pbp\"");
-  const std::string variance = json_value(ep, "variance");
-  for (const std::string& repeat : json_items(json_value(variance, "picks"))) {
-    EXPECT_GE(std::stoul(json_items(repeat).at(0)), kDenseRows) << repeat;
-  }
-  EXPECT_EQ(json_items(json_value(variance, "random_minus_rmse_mean")).at(0), "0");
-  for (const std::string& rmse : json_items(json_value(variance, "rmse_mean"))) {
-    EXPECT_LT(std::stod(rmse), 1.0) << variance;  // targets: sin 2x, range [-1, 1]
-  }
-  const RunResult alone =
-      active(path("d.csv"), {"--strategy", "both", "--method", "ep", "--json", "--jobs", "1"});
-  ASSERT_EQ(alone.exit_code, 0) << alone.err;
-  EXPECT_EQ(ep + "\n", alone.out);
-  const RunResult table = active(path("d.csv"), {"--method", "both", "--strategy", "random"});
-  ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_NE(table.out.find("method pbp, "), std::string::npos) << table.out;
-  EXPECT_NE(table.out.find("method ep, "), std::string::npos) << table.out;
-  EXPECT_NE(table.out.find(" s per repeat"), std::string::npos) << table.out;
 }
 
 TEST_F(ActiveLearning, TablePerRound) {
