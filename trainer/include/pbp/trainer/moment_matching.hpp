@@ -34,10 +34,12 @@ inline bool usable_update(const GaussianMoments& g) {
   return learn::usable_update(g);
 }
 
-// Eqs. 9-10 from Z1/Z and Z2/Z1; empty if the result is not a proper Gamma.
-inline std::optional<Gamma> gamma_update(const Gamma& g, double z1_over_z, double z2_over_z1) {
+// Eqs. 9-10 from Z1/Z and Z2 Z / Z1^2 - 1; empty if the result is not a proper Gamma.
+inline std::optional<Gamma> gamma_update(const Gamma& g, double z1_over_z, double rho_minus_one) {
   learn::GammaParameters<double> next{};
-  if (!learn::gamma_update<double>({g.a, g.b}, z1_over_z, z2_over_z1, &next)) return std::nullopt;
+  if (!learn::gamma_update<double>({g.a, g.b}, z1_over_z, rho_minus_one, &next)) {
+    return std::nullopt;
+  }
   return Gamma{next.a, next.b};
 }
 
@@ -51,7 +53,7 @@ inline GaussianLogZ gaussian_log_z(double y, double m, double v) {
 // (eqs. 9-10); empty if not a proper Gamma.
 inline std::optional<Gamma> gaussian_gamma_update(const Gamma& g, double y, double m, double v) {
   const learn::EvidenceRatios<double> z = learn::gaussian_evidence_ratios(y, m, v, g.a, g.b);
-  return gamma_update(g, z.z1_over_z, z.z2_over_z1);
+  return gamma_update(g, z.z1_over_z, z.rho_minus_one);
 }
 
 }  // namespace pbp::trainer
