@@ -48,6 +48,11 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   if (source->task != PBP_TASK_REGRESSION && source->task != PBP_TASK_BINARY) {
     return PBP_ERR_WRONG_TASK;
   }
+  for (uint32_t l = 0; l < source->layer_count; ++l) {  // the storage types copy_tensor reads
+    const uint32_t storage = source->layers[l].storage;
+    if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16)
+      return PBP_ERR_STORAGE_TYPE;
+  }
   if (reinterpret_cast<uintptr_t>(state) % alignof(float) != 0) return PBP_ERR_MISALIGNED_POINTER;
   // weight_count <= blob size / 4 (pbp_open): 8 per weight fits 64 bits, and size_t here.
   if (state_bytes < PBP_LEARN_STATE_BYTES(static_cast<uint64_t>(source->weight_count))) {

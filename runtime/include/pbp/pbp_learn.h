@@ -67,8 +67,9 @@ typedef struct pbp_learn_outcome {
  * read after this call): copies (float16: widens) every weight's mean and variance into `state`
  * (4-byte aligned, at least PBP_LEARN_STATE_BYTES(source->weight_count) bytes) and fills
  * `learner`. Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a
- * multiclass or count model), PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL; on any error
- * `learner` is zeroed and nothing is written to `state`. */
+ * multiclass or count model), PBP_ERR_STORAGE_TYPE (weights neither float32 nor float16),
+ * PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL; on any error `learner` is zeroed and
+ * nothing is written to `state`. */
 pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* state,
                           size_t state_bytes);
 
