@@ -4,7 +4,6 @@
 #include "blob_view.hpp"
 #include "pbp/float16.hpp"
 #include "pbp/learn/network_update.hpp"
-#include "stored_weights.hpp"
 
 namespace pbp::detail {
 
@@ -25,7 +24,7 @@ void copy_tensor(const pbp_layer& layer, const void* stored, uint32_t count, flo
 }
 
 // The bytes pbp_learn_write_blob writes: the source's, and a float16 source's weights again
-// as float32 (2 more bytes per element of each tensor).
+// as float32 appended (4 more bytes per element of each tensor; the halves stay).
 uint64_t written_blob_bytes(const pbp_model& model) {
   uint64_t bytes = model.blob_size;
   for (uint32_t l = 0; l < model.layer_count; ++l) {
