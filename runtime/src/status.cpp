@@ -55,6 +55,8 @@ constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_ERR_TENSOR_OVERLAP", "two tensors of the blob share bytes"},
     {"PBP_ERR_BAD_RANGE", "an input's training range has min > max or excludes its mean"},
     {"PBP_ERR_BAD_EPISTEMIC_SCALE", "epistemic scale missing, not finite or out of range"},
+    {"PBP_ERR_BAD_TARGET", "the target is not finite, or not a label of the model's task"},
+    {"PBP_ERR_BUFFER_TOO_SMALL", "the learner's state or the blob buffer is smaller than needed"},
 };
 
 const StatusText* find(pbp_status status) {

@@ -2,7 +2,8 @@
 # Instructions per 13-50-1 prediction on bare-metal targets (Cortex-M, RV32; under QEMU, exact
 # counts from targets/tools/count-instructions.sh): (a) pbp_predict, (b) a plain float MLP forward
 # pass of the same shape with the weight means, (c) a 30-sample estimate (weights drawn per sample),
-# all built with the preset's toolchain and the runtime's flags (tools/bench/predict_cost/).
+# all built with the preset's toolchain and the runtime's flags (tools/bench/predict_cost/), and
+# (d) one pbp_learn_update (learning on the device) with the RAM it takes.
 #   tools/bench/predict_cost_targets.sh [<boston.csv>] [preset...]   (default: cortex-m4f cortex-m0)
 # The model and 8 inputs come from the host tool (build/bench, built here if needed): trained on
 # the CSV's first 306 rows with its last rows as inputs, or the deterministic random model.
@@ -47,9 +48,15 @@ for preset in "${presets[@]}"; do
   cmake -S "$root/tools/bench/predict_cost" -B "$out" \
     --toolchain "$root/targets/toolchains/$preset.cmake" -DCMAKE_BUILD_TYPE=Release \
     -DPREDICT_COST_HEADER="$out/blob.h" >/dev/null
-  cmake --build "$out" -j2 >/dev/null
+  # The learning ELFs may not fit a small board's RAM beside the harness (newlib, printf heap).
+  cmake --build "$out" -j2 >/dev/null 2>&1 || true
+  for mode in pbp_1 pbp_101 mlp_1 mlp_101 sample_1 sample_11; do
+    [[ -f "$out/predict_cost_$mode" ]] || { echo "$preset: predict_cost_$mode failed to build" >&2; exit 1; }
+  done
   declare -A per=()
-  for spec in pbp:101 mlp:101 sample:11; do
+  learn=learn:101
+  [[ -f "$out/predict_cost_learn_1" && -f "$out/predict_cost_learn_101" ]] || learn=""
+  for spec in pbp:101 mlp:101 sample:11 $learn; do
     mode=${spec%%:*}
     n=${spec##*:}
     c1=$("$root/targets/tools/count-instructions.sh" "$preset" "$out/predict_cost_${mode}_1" |
@@ -59,10 +66,27 @@ for preset in "${presets[@]}"; do
     [[ -n "$c1" && -n "$cn" ]] || { echo "$preset: no count for $mode" >&2; exit 1; }
     per[$mode]=$(((cn - c1) / (n - 1)))
   done
-  awk -v p="$preset" -v a="${per[pbp]}" -v b="${per[mlp]}" -v c="${per[sample]}" 'BEGIN {
+  ram=""
+  if [[ -n $learn ]]; then
+    ram=$("$root/targets/tools/count-instructions.sh" "$preset" "$out/predict_cost_learn_1" |
+      sed -n 's/^learn: //p')
+  fi
+  awk -v p="$preset" -v a="${per[pbp]}" -v b="${per[mlp]}" -v c="${per[sample]}" \
+    -v d="${per[learn]:-0}" -v ram="$ram" 'BEGIN {
     printf "%s: instructions per prediction (QEMU, exact)\n", p
     printf "  (a) pbp_predict %9d   (b) plain MLP %9d   (c) 30 samples %11d\n", a, b, c
     goal = (p == "cortex-m4f") ? ((a <= 3 * b) ? "   goal <= 3: pass" : "   goal <= 3: FAIL") : ""
     printf "  (a) / (b) = %.2f%s   (c) / (a) = %.1f\n", a / b, goal, c / a
+    if (ram == "") {
+      printf "  (d) pbp_learn_update: does not fit this board'"'"'s RAM beside the harness\n"
+      exit
+    }
+    split(ram, r, " ")  # blob B state S workspace W learner L bytes
+    printf "  (d) pbp_learn_update %9d   (d) / (a) = %.2f   goal <= 4: %s\n", d, d / a,
+      (d <= 4 * a) ? "pass" : "FAIL"
+    printf "  learning RAM: state %d + workspace %d = %d bytes (+ pbp_learner %d) = %.2f x the\n",
+      r[4], r[6], r[4] + r[6], r[8], (r[4] + r[6]) / r[2]
+    printf "    float32 blob (%d bytes); with the pbp_learner %.2f x   goal <= 2.5\n", r[2],
+      (r[4] + r[6] + r[8]) / r[2]
   }'
 done

@@ -18,5 +18,6 @@ int command_quantize(const Arguments& args);
 int command_demo(const Arguments& args);
 int command_verify(const Arguments& args);
 int command_active(const Arguments& args);
+int command_learn(const Arguments& args);
 
 }  // namespace pbp::cli

@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  inspect    describe a model blob\n"
     "  export-c   write a model blob as a C source file\n"
     "  quantize   rewrite a model blob with float16 weights (4 bytes per weight)\n"
+    "  learn      learn from new labelled rows as a device does (the runtime's float update)\n"
     "  verify     check the runtime against the trainer on every row of a data file\n"
     "  active     the paper's active learning: variance-picked vs random additions\n"
     "\n"
@@ -42,6 +43,7 @@ constexpr Command kCommands[] = {
     {"inspect", pbp::cli::command_inspect}, {"export-c", pbp::cli::command_export_c},
     {"demo", pbp::cli::command_demo},       {"verify", pbp::cli::command_verify},
     {"active", pbp::cli::command_active},   {"quantize", pbp::cli::command_quantize},
+    {"learn", pbp::cli::command_learn},
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "pbp/learn/backward.hpp"
 #include "pbp/trainer/moment_matching.hpp"
 
 namespace pbp::trainer {
@@ -47,9 +48,8 @@ struct InputGradients {
         ga_mean(ws.grad_a_mean[l - 1].data()),
         ga_var(ws.grad_a_var[l - 1].data()) {}
   void set(uint32_t k, double sum_mm, double sum_mv, double sum_v) const {
-    const double d_mean = sum_mm + 2.0 * mz[k] * sum_mv;
-    ga_mean[k] = d_mean * jmm[k] + sum_v * jvm[k];
-    ga_var[k] = d_mean * jmv[k] + sum_v * jvv[k];
+    learn::unit_gradients(sum_mm, sum_mv, sum_v, mz[k],
+                          ReluJacobian{jmm[k], jmv[k], jvm[k], jvv[k]}, &ga_mean[k], &ga_var[k]);
   }
 };
 
@@ -77,7 +77,8 @@ uint64_t backward_rows(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end,
         for (uint32_t k = 0; k < stride; ++k) {
       const double m = mw[k];
       const double v = vw[k];
-      double sum_mm = a * m, sum_mv = b * v, sum_v = b * (v + m * m);
+      const learn::InputGradientSums<double> terms = learn::input_gradient_terms(a, b, m, v);
+      double sum_mm = terms.mean_by_mean, sum_mv = terms.mean_by_var, sum_v = terms.var;
       if constexpr (!decltype(first_row)::value) {
         sum_mm += acc_mm[k];
         sum_mv += acc_mv[k];
@@ -90,8 +91,8 @@ uint64_t backward_rows(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end,
         acc_mv[k] = sum_mv;
         acc_v[k] = sum_v;
       }
-      const double g_mean = a * mz[k] + 2.0 * b * m * vz[k];
-      const double g_var = b * sz[k];
+      const double g_mean = learn::weight_gradient_mean(a, b, m, mz[k], vz[k]);
+      const double g_var = learn::weight_gradient_variance(b, sz[k]);
       const WeightStep step =
           sink(m, v, g_mean, g_var, update_curvature(g_mean, g_var), l, size_t{j} * stride + k);
       mw[k] = step.applied ? step.mean : m;
@@ -187,8 +188,9 @@ uint64_t backward_first_layer(AdfWorkspace& ws, uint32_t begin, uint32_t end, co
       sz[r] = ws.z_second[0][k + r];
     }
     auto step_at = [&](uint32_t r, uint32_t j, double m, double v) {
-      return sink(m, v, ga[j] * mz[r], gb[j] * sz[r], gc[j] * sz[r], 0,
-                  offset + size_t{r} * stride + j);
+      return sink(m, v, learn::exact_input_gradient_mean(ga[j], mz[r]),
+                  learn::weight_gradient_variance(gb[j], sz[r]),
+                  learn::exact_input_curvature(gc[j], sz[r]), 0, offset + size_t{r} * stride + j);
     };
     uint64_t applied0 = 0, applied1 = 0;  // a count per row vectorises better than one
     PBP_LOOP_ARRAYS_DISJOINT              // weights and workspace never overlap

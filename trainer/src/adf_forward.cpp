@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pbp/trainer/adf.hpp"
+#include "pbp/trainer/working_layouts.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -126,14 +127,15 @@ void layer_forward(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end) {
   if (l == 0) {  // input-major: the units are columns; the network's inputs are exact
     const LayerWeights<double> w{layer.mean.data() + begin, layer.variance.data() + begin,
                                  layer.inputs, end - begin};
-    linear_moments<double, true>(w, ws.z_mean[0].data(), nullptr, am, av,
-                                 InputMajor{layer.stride, (end - begin) & ~(kAdfLanes - 1)});
+    trainer::linear_moments<double, true>(
+        w, ws.z_mean[0].data(), nullptr, am, av,
+        InputMajor{layer.stride, (end - begin) & ~(kAdfLanes - 1)});
   } else {  // the units are rows
     const size_t first = size_t{begin} * layer.stride;
     const LayerWeights<double> w{layer.mean.data() + first, layer.variance.data() + first,
                                  layer.inputs, std::min(end, layer.outputs) - begin};
-    linear_moments<double, false>(w, ws.z_mean[l].data(), ws.z_var[l].data(), am, av,
-                                  PaddedRows{layer.stride});
+    trainer::linear_moments<double, false>(w, ws.z_mean[l].data(), ws.z_var[l].data(), am, av,
+                                           PaddedRows{layer.stride});
   }
   if (l + 1 == ws.weights.size()) return;
   switch (layer.activation) {

@@ -13,8 +13,7 @@ double GaussianLikelihood::log_z(const double* mean, const double* var, double t
 }
 
 void GaussianLikelihood::after_update(const double* mean, const double* var, double target) {
-  const EvidenceTriple z = gaussian_evidence_triple(target, mean[0], var[0], *noise_);
-  const std::optional<Gamma> next = gamma_update(*noise_, z.log_z, z.log_z1, z.log_z2);
+  const std::optional<Gamma> next = gaussian_gamma_update(*noise_, target, mean[0], var[0]);
   noise_rejected_ = !next;
   if (next) *noise_ = *next;
 }

@@ -1,23 +1,15 @@
-#include <cmath>
-
 #include "likelihoods/likelihoods.hpp"
-#include "pbp/math.hpp"
+#include "pbp/learn/likelihood_gradients.hpp"
 
 namespace pbp::trainer {
 
-// With x = y m / sqrt(1 + v):  d log Phi(x) / dm = phi/Phi(x) y / sqrt(1 + v),
-// d log Phi(x) / dv = -phi/Phi(x) x / (2 (1 + v)). phi/Phi and log Phi come from the stable
-// runtime kernels, so neither tail gives 0/0, -inf or NaN.
+// log Phi(y m / sqrt(1 + v)) and its gradients: learn::probit_log_z (the one copy).
 double ProbitLikelihood::log_z(const double* mean, const double* var, double target, double* d_mean,
                                double* d_var) {
-  const double sign = target > 0.5 ? 1.0 : -1.0;
-  const double spread = 1.0 + var[0];
-  const double inv_scale = 1.0 / std::sqrt(spread);
-  const double x = sign * mean[0] * inv_scale;
-  const double ratio = math::normal_pdf_over_cdf(x);
-  d_mean[0] = ratio * sign * inv_scale;
-  d_var[0] = -0.5 * ratio * x / spread;
-  return math::log_normal_cdf(x);
+  const learn::LogZ<double> lz = learn::probit_log_z(target > 0.5, mean[0], var[0]);
+  d_mean[0] = lz.d_mean;
+  d_var[0] = lz.d_variance;
+  return lz.value;
 }
 
 }  // namespace pbp::trainer

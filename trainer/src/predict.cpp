@@ -5,6 +5,7 @@
 #include "pbp/moments.hpp"
 #include "pbp/outputs.hpp"
 #include "pbp/trainer/model.hpp"
+#include "pbp/trainer/working_layouts.hpp"
 
 namespace pbp::trainer {
 
@@ -13,20 +14,25 @@ OutputLayerMoments output_layer_moments(const Model& model, std::span<const doub
   const Standardisation& s = model.standardisation;
   std::vector<double> z(x.size());
   for (size_t k = 0; k < x.size(); ++k) z[k] = (x[k] - s.input_mean[k]) / s.input_std[k];
-  std::vector<LayerWeights<double>> layers;
+  std::vector<VectorisedRows> layers;
   std::vector<uint32_t> activations;
   uint32_t max_width = 0;
   for (const Layer& layer : model.layers) {
-    layers.push_back({layer.mean.data(), layer.variance.data(), layer.inputs, layer.outputs});
+    layers.push_back({{layer.mean.data(), layer.variance.data(), layer.inputs, layer.outputs},
+                      layer.inputs,
+                      layer.outputs});
     activations.push_back(static_cast<uint32_t>(layer.activation));
     if (layer.outputs > max_width) max_width = layer.outputs;
   }
   std::vector<double> workspace(network_workspace_elements(max_width));
   OutputLayerMoments out{std::vector<double>(model.output_count()),
                          std::vector<double>(model.output_count())};
-  network_moments<double>(layers.data(), activations.data(), static_cast<uint32_t>(layers.size()),
-                          z.data(), workspace.data(), max_width, out.mean.data(),
-                          out.variance.data());
+  // The trainer's vectorised sums (working_layouts.hpp), found for VectorisedRows by
+  // argument-dependent lookup.
+  network_moments_from<double>([&layers](uint32_t l) { return layers[l]; },
+                               [&activations](uint32_t l) { return activations[l]; },
+                               static_cast<uint32_t>(layers.size()), z.data(), workspace.data(),
+                               max_width, out.mean.data(), out.variance.data());
   return out;
 }
 

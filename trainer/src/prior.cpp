@@ -64,11 +64,10 @@ bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFact
   // Z = N(0 | m_cav, v_cav + b/(a-1)): the factor N(w | 0, 1/lambda) integrated against the cavity.
   const GaussianLogZ lz =
       gaussian_log_z(0.0, cavity_mean, cavity_variance + cavity_gamma.variance_estimate());
-  const EvidenceTriple z =
-      gaussian_evidence_triple(0.0, cavity_mean, cavity_variance, cavity_gamma);
   const GaussianMoments next =
       gaussian_update(cavity_mean, cavity_variance, lz.d_mean, lz.d_variance);
-  const std::optional<Gamma> next_gamma = gamma_update(cavity_gamma, z.log_z, z.log_z1, z.log_z2);
+  const std::optional<Gamma> next_gamma =
+      gaussian_gamma_update(cavity_gamma, 0.0, cavity_mean, cavity_variance);
   // A prior Gamma with a <= 1 has no finite b/(a-1): every later cavity would be skipped and the
   // model could not be exported. Such an update is refused like an improper cavity.
   if (!usable_update(next) || !next_gamma || !(next_gamma->a > 1.0)) return false;

@@ -1,6 +1,7 @@
 // Forward moment propagation of PBP (Hernandez-Lobato & Adams 2015, eqs. 13-17): the one copy of
 // these equations. The runtime instantiates it in float, the trainer in double (and adds the
-// backward pass on top of the intermediates returned here).
+// backward pass on top of the intermediates returned here; its working layouts and vectorised
+// sums over these terms are its own: trainer/include/pbp/trainer/working_layouts.hpp).
 #pragma once
 #include <stdint.h>
 
@@ -8,16 +9,6 @@
 #include "pbp/activation_sign.hpp"
 #include "pbp/math.hpp"
 #include "pbp/pbp.h"
-
-// The trainer (double) lets the compiler vectorise the dot products below by reassociating them
-// (PBP_VECTORIZE_REDUCTIONS with -fopenmp-simd). The runtime never defines it: its sums run in
-// source order, which is part of its bit-exact contract.
-#if defined(PBP_VECTORIZE_REDUCTIONS)
-#define PBP_PRAGMA(x) _Pragma(#x)
-#define PBP_SIMD_REDUCTION(...) PBP_PRAGMA(omp simd reduction(+ : __VA_ARGS__))
-#else
-#define PBP_SIMD_REDUCTION(...)
-#endif
 
 // "These arrays never overlap" for a loop, for GCC's vectoriser (clang has no GCC ivdep, and its
 // own hint warns wherever it cannot vectorise: left out).
@@ -52,41 +43,6 @@ inline LayerScale<T> layer_scale(uint32_t inputs) {
   return {T(1) / math::sqrt(n), T(1) / n};
 }
 
-// Weight layouts linear_moments reads.
-// PackedRows: the runtime's and the blob's, rows of inputs + 1 weights with the bias last; z holds
-// the `inputs` unit moments.
-struct PackedRows {
-  static constexpr bool kBiasInInput = false;
-  static constexpr bool kInputMajor = false;
-  uint32_t row_length(uint32_t inputs) const { return inputs + 1; }
-};
-// PaddedRows (the trainer's working copy of layers after the first): rows of `stride` >=
-// inputs + 1 weights, the bias at index `inputs`, and z holding `stride` entries: the units, the
-// bias unit (mean 1, variance 0) at index `inputs`, then zeros. One loop of `stride` terms then
-// covers the bias (its terms m_w * 1 and v_w * (1 + 0) + m_w^2 * 0 are exactly the bias terms)
-// and the padding adds exact zeros (pad weights must be finite), so without
-// PBP_VECTORIZE_REDUCTIONS the sums equal the PackedRows ones bit for bit; with a stride that is
-// a multiple of the vector width, the vectorised loop has no remainder.
-struct PaddedRows {
-  static constexpr bool kBiasInInput = true;
-  static constexpr bool kInputMajor = false;
-  uint32_t stride;
-  uint32_t row_length(uint32_t) const { return stride; }
-};
-// InputMajor (the trainer's working copy of a network's first layer): the weights that multiply
-// input k at [k * stride + j], stride >= outputs, the bias as input k = inputs (z holds the bias
-// unit there, as for PaddedRows). a_mean and a_var get `columns` <= stride values, outputs
-// 0 .. columns - 1 of the weights passed (a caller splitting the outputs offsets the pointers;
-// the pads' values are finite if the pad weights are). Each output's sums run over k in source
-// order, as PackedRows' do (double exact-input sums fuse their multiply-adds, see
-// add_exact_input_terms), and the loops over j vectorise without a reduction.
-struct InputMajor {
-  static constexpr bool kBiasInInput = true;
-  static constexpr bool kInputMajor = true;
-  uint32_t stride;
-  uint32_t columns;
-};
-
 // The terms one weight w ~ N(m_w, v_w) and one input z ~ N(m_z, v_z) add to the sums of
 // linear_moments: m_w m_z, and v_w (m_z^2 + v_z) + m_w^2 v_z (v_w m_z^2 for an exact input).
 template <class T>
@@ -102,126 +58,31 @@ inline T variance_term(T mw, T vw, T mz, T vz) {
   }
 }
 
-// mean_term and variance_term<T, true> added to the sums, in double (the trainer's InputMajor
-// sums) with each multiply fused into its add where the target has a fused multiply-add: one
-// rounding instead of two, and half the operations. The runtime's sums never fuse.
-inline void add_exact_input_terms(double& sum_mean, double& sum_var, double mw, double vw,
-                                  double mz) {
-  sum_mean = math::detail::multiply_add(mw, mz, sum_mean);
-  sum_var = math::detail::multiply_add(vw, mz * mz, sum_var);
-}
-inline void add_exact_input_terms(float& sum_mean, float& sum_var, float mw, float vw, float mz) {
-  sum_mean += mean_term(mw, mz);
-  sum_var += variance_term<float, true>(mw, vw, mz, 0.0f);
-}
-
-// InputMajor's pass over the sums for inputs k0 .. k0 + kCount - 1: each output's sums add the
-// terms in order of k, as the row-wise loops do; the first pass starts them at zero, the last
-// scales them.
-template <class T, bool kExactInput, uint32_t kCount, bool kFirst, bool kLast>
-inline void add_input_terms(const LayerWeights<T>& w, InputMajor layout, uint32_t k0,
-                            const T* z_mean, const T* z_var, LayerScale<T> scale, T* a_mean,
-                            T* a_var) {
-  const uint32_t stride = layout.stride;
-  const T* mw[kCount];
-  const T* vw[kCount];
-  T mz[kCount];
-  T vz[kCount];
-  for (uint32_t g = 0; g < kCount; ++g) {
-    mw[g] = w.mean + (k0 + g) * stride;
-    vw[g] = w.variance + (k0 + g) * stride;
-    mz[g] = z_mean[k0 + g];
-    vz[g] = kExactInput ? T(0) : z_var[k0 + g];
-  }
-  PBP_LOOP_ARRAYS_DISJOINT  // weights and sums
-      for (uint32_t j = 0; j < layout.columns; ++j) {
-    T sum_mean = kFirst ? T(0) : a_mean[j];
-    T sum_var = kFirst ? T(0) : a_var[j];
-    for (uint32_t g = 0; g < kCount; ++g) {
-      if constexpr (kExactInput) {
-        add_exact_input_terms(sum_mean, sum_var, mw[g][j], vw[g][j], mz[g]);
-      } else {
-        sum_mean += mean_term(mw[g][j], mz[g]);
-        sum_var += variance_term<T, false>(mw[g][j], vw[g][j], mz[g], vz[g]);
-      }
-    }
-    a_mean[j] = kLast ? sum_mean * scale.mean : sum_mean;
-    a_var[j] = kLast ? sum_var * scale.variance : sum_var;
-  }
-}
-
-// One InputMajor pass over `count` (1 to 4) inputs from k0.
-template <class T, bool kExactInput, bool kFirst, bool kLast>
-inline void add_input_group(uint32_t count, const LayerWeights<T>& w, InputMajor layout,
-                            uint32_t k0, const T* z_mean, const T* z_var, LayerScale<T> scale,
-                            T* a_mean, T* a_var) {
-  switch (count) {
-    case 1:
-      return add_input_terms<T, kExactInput, 1, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
-                                                               a_mean, a_var);
-    case 2:
-      return add_input_terms<T, kExactInput, 2, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
-                                                               a_mean, a_var);
-    case 3:
-      return add_input_terms<T, kExactInput, 3, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
-                                                               a_mean, a_var);
-    default:
-      return add_input_terms<T, kExactInput, 4, kFirst, kLast>(w, layout, k0, z_mean, z_var, scale,
-                                                               a_mean, a_var);
-  }
-}
-
 // Pre-activation moments a = W z / sqrt(n + 1) for z ~ N(z_mean, z_var) elementwise, W ~ q:
 //   m_a = sum(m_w m_z) / sqrt(n+1),  v_a = sum(m_w^2 v_z + v_w m_z^2 + v_w v_z) / (n+1).
 // The bias input has mean 1 and variance 0. With kExactInput (the network's inputs, whose
 // variance is zero) z_var is not read. Sums run left to right: the order is part of the
 // bit-exact contract of the runtime.
 // Valid for any inputs, outputs >= 1; z_var may be null when kExactInput.
-template <class T, bool kExactInput, class Layout = PackedRows>
+template <class T, bool kExactInput>
 inline void linear_moments(const LayerWeights<T>& w, const T* z_mean, const T* z_var, T* a_mean,
-                           T* a_var, Layout layout = {}) {
+                           T* a_var) {
   const LayerScale<T> scale = layer_scale<T>(w.inputs);
-  if constexpr (Layout::kInputMajor) {
-    // Up to four inputs per pass over the sums (a quarter of their loads and stores).
-    const uint32_t terms = w.inputs + 1;
-    for (uint32_t k = 0; k < terms; k += 4) {
-      const uint32_t count = terms - k < 4 ? terms - k : 4;
-      const bool first = k == 0, last = k + count == terms;
-      if (first && last) {
-        add_input_group<T, kExactInput, true, true>(count, w, layout, k, z_mean, z_var, scale,
-                                                    a_mean, a_var);
-      } else if (first) {
-        add_input_group<T, kExactInput, true, false>(count, w, layout, k, z_mean, z_var, scale,
-                                                     a_mean, a_var);
-      } else if (last) {
-        add_input_group<T, kExactInput, false, true>(count, w, layout, k, z_mean, z_var, scale,
-                                                     a_mean, a_var);
-      } else {
-        add_input_group<T, kExactInput, false, false>(count, w, layout, k, z_mean, z_var, scale,
-                                                      a_mean, a_var);
-      }
+  const uint32_t row_length = w.inputs + 1;
+  for (uint32_t j = 0; j < w.outputs; ++j) {
+    const T* mw = w.mean + j * row_length;
+    const T* vw = w.variance + j * row_length;
+    T sum_mean = T(0);
+    T sum_var = T(0);
+    for (uint32_t k = 0; k < w.inputs; ++k) {
+      const T mz = z_mean[k];
+      sum_mean += mean_term(mw[k], mz);
+      sum_var += variance_term<T, kExactInput>(mw[k], vw[k], mz, kExactInput ? T(0) : z_var[k]);
     }
-  } else {
-    const uint32_t row_length = layout.row_length(w.inputs);
-    const uint32_t terms = Layout::kBiasInInput ? row_length : w.inputs;
-    for (uint32_t j = 0; j < w.outputs; ++j) {
-      const T* mw = w.mean + j * row_length;
-      const T* vw = w.variance + j * row_length;
-      T sum_mean = T(0);
-      T sum_var = T(0);
-      PBP_SIMD_REDUCTION(sum_mean, sum_var)
-      for (uint32_t k = 0; k < terms; ++k) {
-        const T mz = z_mean[k];
-        sum_mean += mean_term(mw[k], mz);
-        sum_var += variance_term<T, kExactInput>(mw[k], vw[k], mz, kExactInput ? T(0) : z_var[k]);
-      }
-      if constexpr (!Layout::kBiasInInput) {
-        sum_mean += mw[w.inputs];  // bias: m_z = 1, v_z = 0
-        sum_var += vw[w.inputs];
-      }
-      a_mean[j] = sum_mean * scale.mean;
-      a_var[j] = sum_var * scale.variance;
-    }
+    sum_mean += mw[w.inputs];  // bias: m_z = 1, v_z = 0
+    sum_var += vw[w.inputs];
+    a_mean[j] = sum_mean * scale.mean;
+    a_var[j] = sum_var * scale.variance;
   }
 }
 

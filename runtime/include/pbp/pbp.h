@@ -73,7 +73,7 @@ typedef enum pbp_status {
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
   PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
   PBP_ERR_LAYER_SHAPE = 20,      /* layers do not chain from the inputs to the outputs */
-  PBP_ERR_ACTIVATION = 21,       /* a hidden layer not ReLU, erf or sign (built in), or last not linear */
+  PBP_ERR_ACTIVATION = 21, /* a hidden layer not ReLU, erf or sign (built in), or last not linear */
   /* Tensors. */
   PBP_ERR_STORAGE_TYPE = 22,      /* a tensor storage type this reader does not support */
   PBP_ERR_TENSOR_SIZE = 23,       /* element count or byte length wrong for the tensor */
@@ -100,12 +100,15 @@ typedef enum pbp_status {
   /* Values (a check added after the prediction codes). */
   PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean */
   PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range */
+  /* Learning (pbp_learn.h). */
+  PBP_ERR_BAD_TARGET = 44,       /* a target that is not finite, or not a label of the task */
+  PBP_ERR_BUFFER_TOO_SMALL = 45, /* learner state or blob output buffer smaller than needed */
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_NUM_STATUSES 44 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
+#define PBP_NUM_STATUSES 46 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
 
 /* Tasks: what a model predicts, and the predict function for it. Calling another predict
  * function returns PBP_ERR_WRONG_TASK. */
@@ -318,5 +321,7 @@ const char* pbp_status_string(pbp_status status);
 #ifdef __cplusplus
 }
 #endif
+
+#include "pbp/pbp_learn.h" /* learning on the device */
 
 #endif /* PBP_PBP_H */

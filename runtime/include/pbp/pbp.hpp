@@ -108,4 +108,50 @@ class Model {
   pbp_model model_{};
 };
 
+// Learning on the device (pbp_learn.h): a model's weights in caller RAM, updated one labelled row
+// at a time; predicts as a Model does. The source Model's blob must outlive it.
+class Learner {
+ public:
+  Status init(const Model& source, void* state, size_t state_bytes) {
+    return pbp_learn_init(&learner_, &source.view(), state, state_bytes);
+  }
+  Status update(const float* input, uint32_t input_count, float target, void* workspace,
+                size_t workspace_bytes, pbp_learn_outcome* outcome = nullptr) {
+    return pbp_learn_update(&learner_, input, input_count, target, workspace, workspace_bytes,
+                            outcome);
+  }
+  Status write_blob(void* out, size_t capacity, size_t* written) const {
+    return pbp_learn_write_blob(&learner_, out, capacity, written);
+  }
+  size_t workspace_bytes() const { return learner_.workspace_bytes; }
+  size_t blob_bytes() const { return learner_.blob_bytes; }
+  uint32_t updates() const { return learner_.updates; }
+  // The learnt model, for pbp_predict & co. (read only).
+  const pbp_model& model() const { return learner_.model; }
+  const pbp_learner& view() const { return learner_; }
+
+  Status predict(const float* input, uint32_t input_count, float probability, void* workspace,
+                 size_t workspace_bytes, Prediction* result) const {
+    return pbp_predict(&learner_.model, input, input_count, probability, workspace, workspace_bytes,
+                       result);
+  }
+  Status predict_classes(const float* input, uint32_t input_count, void* workspace,
+                         size_t workspace_bytes, float* probabilities, uint32_t capacity,
+                         ClassResult* result) const {
+    return pbp_predict_classes(&learner_.model, input, input_count, workspace, workspace_bytes,
+                               probabilities, capacity, result);
+  }
+
+ private:
+  pbp_learner learner_{};
+};
+
+// Bytes of a learner's state and of its update's workspace, as the C macros.
+constexpr size_t learn_state_bytes(uint32_t weight_count) {
+  return PBP_LEARN_STATE_BYTES(size_t{weight_count});
+}
+constexpr size_t learn_workspace_bytes(uint32_t input_count, uint32_t unit_count) {
+  return PBP_LEARN_WORKSPACE_BYTES(size_t{input_count}, size_t{unit_count});
+}
+
 }  // namespace pbp

@@ -457,6 +457,25 @@ PBP_TEST(input_ranges) {
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_TENSOR_RANGE);
 }
 
+// The learner's own statuses (pbp_learn.h; the rest are tests/runtime/learn's and the host's).
+PBP_TEST(learner_statuses) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  pbp_model model;
+  EXPECT_STATUS(pbp_open(&model, blob.bytes, blob.size), PBP_OK);
+  static float state[PBP_LEARN_STATE_BYTES(3u * 3u + 1u * 4u) / 4];  // 2 -> 3 -> 1
+  static float workspace[PBP_LEARN_WORKSPACE_FLOATS(2u, 4u)];
+  pbp_learner learner;
+  EXPECT_STATUS(pbp_learn_init(&learner, &model, state, sizeof state - 4),
+                PBP_ERR_BUFFER_TOO_SMALL);
+  EXPECT_STATUS(pbp_learn_init(&learner, &model, state, sizeof state), PBP_OK);
+  const float x[2] = {0.5f, -0.5f};
+  EXPECT_STATUS(pbp_learn_update(&learner, x, 2, pbp::math::quiet_nan<float>(), workspace,
+                                 sizeof workspace, nullptr),
+                PBP_ERR_BAD_TARGET);
+  EXPECT_STATUS(pbp_learn_update(&learner, x, 2, 1.0f, workspace, sizeof workspace, nullptr),
+                PBP_OK);
+}
+
 PBP_TEST(every_status_code_was_reached) {
   for (int code = 0; code < PBP_NUM_STATUSES; ++code) {
     if (!g_reached[code])

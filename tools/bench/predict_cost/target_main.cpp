@@ -1,5 +1,6 @@
 // predict_cost on a bare-metal target (Cortex-M, RV32 under QEMU): runs PREDICT_COST_ITERATIONS
-// predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _sample) over the inputs of the header
+// predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _sample), or learning updates
+// (_learn, pbp_learn_update on a regression model), over the inputs of the header
 // made by `predict_cost header`. predict_cost_targets.sh counts the instructions of the
 // 1-iteration and the N-iteration ELF and divides the difference by N - 1: the code is the same,
 // only the volatile iteration count differs.
@@ -17,10 +18,19 @@ volatile float g_sink;
 
 constexpr uint32_t kMaxWidth = 64;
 constexpr uint32_t kMaxWeights = 1024;
+#if !defined(PREDICT_COST_MODE_learn)
 float g_workspace[PBP_WORKSPACE_BYTES(PREDICT_COST_INPUT_COUNT, kMaxWidth) / sizeof(float) +
                   PREDICT_COST_INPUT_COUNT + 2 * kMaxWidth];
+#endif
 #if defined(PREDICT_COST_MODE_sample)
 float g_sd[kMaxWeights];
+#endif
+#if defined(PREDICT_COST_MODE_learn)
+// The state takes 8 bytes per weight, fewer than the float32 blob; up to 51 units (13-50-1).
+constexpr uint32_t kLearnMaxUnits = 51;
+pbp_learner g_learner;
+float g_state[PREDICT_COST_BLOB_SIZE / sizeof(float)];
+float g_learn_workspace[PBP_LEARN_WORKSPACE_FLOATS(PREDICT_COST_INPUT_COUNT, kLearnMaxUnits)];
 #endif
 
 }  // namespace
@@ -42,6 +52,18 @@ int main() {
   }
   pbp_bench::Rng rng{0x9e3779b9u};
 #endif
+#if defined(PREDICT_COST_MODE_learn)
+  if (pbp_learn_init(&g_learner, &model, g_state, sizeof g_state) != PBP_OK ||
+      g_learner.workspace_bytes > sizeof g_learn_workspace) {
+    return 1;
+  }
+  // RAM of learning against the float32 blob (predict_cost_targets.sh reports it).
+  printf("learn: blob %u state %u workspace %u learner %u bytes\n",
+         static_cast<unsigned>(PREDICT_COST_BLOB_SIZE),
+         static_cast<unsigned>(PBP_LEARN_STATE_BYTES(model.weight_count)),
+         static_cast<unsigned>(g_learner.workspace_bytes),
+         static_cast<unsigned>(sizeof(pbp_learner)));
+#endif
   const uint32_t iterations = g_iterations;
   uint32_t row = 0;
   float acc = 0.0f;
@@ -54,6 +76,16 @@ int main() {
       return 1;
     }
     acc += p.std;
+#elif defined(PREDICT_COST_MODE_learn)
+    // A plausible target in the model's units: the row's updates run the full path.
+    const float target =
+        model.target_mean + model.target_std * (0.25f * static_cast<float>(row) - 1.0f);
+    pbp_learn_outcome outcome;
+    if (pbp_learn_update(&g_learner, x, PREDICT_COST_INPUT_COUNT, target, g_learn_workspace,
+                         sizeof g_learn_workspace, &outcome) != PBP_OK) {
+      return 1;
+    }
+    acc += outcome.log_z;
 #elif defined(PREDICT_COST_MODE_mlp)
     acc += pbp_bench::mlp_forward(model, x, g_workspace);
 #else

@@ -16,11 +16,12 @@
 namespace pbp::trainer {
 
 // The training loops' working copy of one layer. The first layer is input-major
-// (pbp::InputMajor): the weights of input k at [k * stride + j], stride = outputs rounded up to
-// kAdfLanes, the bias as input k = inputs; the others are padded rows (pbp::PaddedRows): rows of
-// `stride` weights, a multiple of kAdfLanes >= inputs + 1, the bias at index `inputs`. Pad
-// weights (mean 0, variance 1) meet only zero inputs or zero gradients, so their updates are
-// exact no-ops, and the loops run whole vectors, the bias included, with no remainder.
+// (trainer::InputMajor, working_layouts.hpp): the weights of input k at [k * stride + j], stride =
+// outputs rounded up to kAdfLanes, the bias as input k = inputs; the others are padded rows
+// (trainer::PaddedRows): rows of `stride` weights, a multiple of kAdfLanes >= inputs + 1, the bias
+// at index `inputs`. Pad weights (mean 0, variance 1) meet only zero inputs or zero gradients, so
+// their updates are exact no-ops, and the loops run whole vectors, the bias included, with no
+// remainder.
 inline constexpr uint32_t kAdfLanes = 4;
 
 inline uint32_t round_up_to_lanes(uint32_t n) {

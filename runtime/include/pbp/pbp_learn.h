@@ -1,0 +1,103 @@
+/* pbp runtime: learning on the device (C99). PBP learns one data point at a time, with no
+ * learning rate and no data kept: each update is a forward moment pass, the likelihood's
+ * d log Z / d (mean, variance) of the output, a backward pass to every weight, the moment-matching
+ * step of eqs. 6-7 on every weight's Gaussian and, for regression, eqs. 9-10 on the noise Gamma
+ * (Hernandez-Lobato & Adams 2015): the trainer's ADF update, the same equations
+ * (runtime/include/pbp/learn/) in float, source order, the same bits on every target.
+ *
+ *   static pbp_learner learner;
+ *   static float state[PBP_LEARN_STATE_BYTES(MAX_WEIGHTS) / 4];
+ *   static float work[PBP_LEARN_WORKSPACE_FLOATS(MAX_INPUTS, MAX_UNITS)];
+ *   pbp_learn_init(&learner, &model, state, sizeof state);
+ *   pbp_learn_update(&learner, x, n, y, work, sizeof work, NULL);   (for every labelled row)
+ *   pbp_predict(&learner.model, ...);                               (as from a blob)
+ *   pbp_learn_write_blob(&learner, out, learner.blob_bytes, &written);  (persist: DEPLOYING.md)
+ *
+ * What it learns: the weights' means and variances of every layer and, for regression, the
+ * noise precision's Gamma. The prior stays as trained: there is no EP sweep on the device (the
+ * prior Gamma in the blob is copied as it is). Regression and binary (probit) models; multiclass
+ * and count models are refused with PBP_ERR_WRONG_TASK.
+ *
+ * Memory: a pbp_learner (a pbp_model and a few words), the state PBP_LEARN_STATE_BYTES(weights)
+ * (float32 mean and variance of every weight: a float16 blob is widened), and the update's
+ * workspace PBP_LEARN_WORKSPACE_BYTES(inputs, units) (units: the sum of every layer's width).
+ * The source blob must stay in place: standardisation, metadata and the write-back read it.
+ */
+#ifndef PBP_PBP_LEARN_H
+#define PBP_PBP_LEARN_H
+
+#include "pbp/pbp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of a learner's state: a float32 mean and variance per weight. */
+#define PBP_LEARN_STATE_BYTES(weight_count) (8u * (weight_count))
+/* Workspace of one update, in floats: the standardised input, and per unit (every layer's
+ * outputs, summed) its pre-activation moments, output moments, activation Jacobian (4) and
+ * d log Z / d pre-activation moments. */
+#define PBP_LEARN_WORKSPACE_FLOATS(input_count, unit_count) ((input_count) + 10u * (unit_count))
+#define PBP_LEARN_WORKSPACE_BYTES(input_count, unit_count) \
+  (4u * PBP_LEARN_WORKSPACE_FLOATS(input_count, unit_count))
+
+/* A learnable model. Read the fields freely; change none. */
+typedef struct pbp_learner {
+  /* The learnt model: a pbp_model like pbp_open's (same task, standardisation, metadata), its
+   * layers float32 and pointing into the state. pbp_predict & co. take &learner->model. */
+  pbp_model model;
+  float* state;             /* the caller's state memory: per layer, the means then variances */
+  uint32_t weight_count;    /* model.weight_count */
+  uint32_t workspace_bytes; /* what pbp_learn_update needs */
+  uint32_t blob_bytes;      /* what pbp_learn_write_blob writes */
+  uint32_t updates;         /* updates applied since pbp_learn_init */
+  uint32_t learn_marker;    /* set by a successful pbp_learn_init */
+} pbp_learner;
+
+/* What one update did. */
+typedef struct pbp_learn_outcome {
+  float log_z;              /* log evidence of the point under the model before the update */
+  uint32_t skipped_weights; /* weights left as they were: their new variance would not have been
+                               positive and finite (as the trainer skips them) */
+  uint32_t noise_updated;   /* regression: 1 if the noise Gamma moved, 0 if it was kept (the
+                               matched Gamma improper or with a <= 1); other tasks: 0 */
+} pbp_learn_outcome;
+
+/* Starts a learner from an opened model (`source` and its blob must outlive it; only the blob is
+ * read after this call): copies (float16: widens) every weight's mean and variance into `state`
+ * (4-byte aligned, at least PBP_LEARN_STATE_BYTES(source->weight_count) bytes) and fills
+ * `learner`. Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a
+ * multiclass or count model), PBP_ERR_STORAGE_TYPE (weights neither float32 nor float16),
+ * PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL; on any error `learner` is zeroed and
+ * nothing is written to `state`. */
+pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* state,
+                          size_t state_bytes);
+
+/* One update from a labelled row: `input` as for pbp_predict (raw units, input_count values),
+ * `target` in the model's units (regression: the raw target; binary: 0 or 1). All or nothing:
+ * on any error the learner and its state are left bit for bit as they were. Errors:
+ * PBP_ERR_NULL_ARGUMENT (outcome may be NULL), PBP_ERR_MODEL_NOT_OPEN (learner not initialised),
+ * PBP_ERR_INPUT_WIDTH, PBP_ERR_NONFINITE_INPUT, PBP_ERR_BAD_TARGET (non-finite, or a binary
+ * label not 0 or 1), PBP_ERR_MISALIGNED_POINTER, PBP_ERR_WORKSPACE_TOO_SMALL (fewer than
+ * learner->workspace_bytes), PBP_ERR_NONFINITE_OUTPUT (the output moments or a gradient of
+ * log Z overflowed: where the trainer would skip the weights it reaches, the device changes
+ * nothing). `workspace` (4-byte aligned) is overwritten. */
+pbp_status pbp_learn_update(pbp_learner* learner, const float* input, uint32_t input_count,
+                            float target, void* workspace, size_t workspace_bytes,
+                            pbp_learn_outcome* outcome);
+
+/* Writes the learnt model as a blob into `out` (4-byte aligned, `capacity` >=
+ * learner->blob_bytes): the source blob's sections and section table, the learnt weights as
+ * float32 (a float16 source's weight tensors are appended to its tensor data as float32) and the
+ * noise Gamma, the CRC recomputed; the result is checked with pbp_open before PBP_OK is
+ * returned. `*written` gets the size (0 on error). Errors: PBP_ERR_NULL_ARGUMENT,
+ * PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL, or pbp_open's
+ * status if the written blob does not open (the source blob changed under the learner). */
+pbp_status pbp_learn_write_blob(const pbp_learner* learner, void* out, size_t capacity,
+                                size_t* written);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PBP_PBP_LEARN_H */

@@ -1,0 +1,83 @@
+// pbp_learn_init: a learner's state (float32 means and variances) from an opened model.
+#include "learn_state.hpp"
+
+#include "blob_view.hpp"
+#include "pbp/float16.hpp"
+#include "pbp/learn/network_update.hpp"
+
+namespace pbp::detail {
+
+static_assert(PBP_LEARN_WORKSPACE_FLOATS(3u, 7u) == learn::update_workspace_elements(3, 7),
+              "pbp_learn.h's workspace size is network_update.hpp's");
+
+namespace {
+
+// One weight tensor of `layer` into `out`, widened from float16 where stored so.
+void copy_tensor(const pbp_layer& layer, const void* stored, uint32_t count, float* out) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(stored);
+  if (layer.storage == PBP_STORAGE_FLOAT16) {
+    for (uint32_t i = 0; i < count; ++i)
+      out[i] = format::half_to_float(format::load_u16(bytes + 2 * i));
+  } else {
+    for (uint32_t i = 0; i < count; ++i) out[i] = format::load_f32(bytes + 4 * i);
+  }
+}
+
+// The bytes pbp_learn_write_blob writes: the source's, and a float16 source's weights again
+// as float32 appended (4 more bytes per element of each tensor; the halves stay).
+uint64_t written_blob_bytes(const pbp_model& model) {
+  uint64_t bytes = model.blob_size;
+  for (uint32_t l = 0; l < model.layer_count; ++l) {
+    const pbp_layer& layer = model.layers[l];
+    if (layer.storage != PBP_STORAGE_FLOAT32) bytes += 8ull * (layer.outputs * (layer.inputs + 1u));
+  }
+  return bytes;
+}
+
+}  // namespace
+}  // namespace pbp::detail
+
+extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* state,
+                                     size_t state_bytes) {
+  using namespace pbp::detail;
+  if (learner == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  *learner = pbp_learner{};
+  if (source == nullptr || state == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  if (source->open_marker != kOpenMarker) return PBP_ERR_MODEL_NOT_OPEN;
+  if (source->task != PBP_TASK_REGRESSION && source->task != PBP_TASK_BINARY) {
+    return PBP_ERR_WRONG_TASK;
+  }
+  for (uint32_t l = 0; l < source->layer_count; ++l) {  // the storage types copy_tensor reads
+    const uint32_t storage = source->layers[l].storage;
+    if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16)
+      return PBP_ERR_STORAGE_TYPE;
+  }
+  if (reinterpret_cast<uintptr_t>(state) % alignof(float) != 0) return PBP_ERR_MISALIGNED_POINTER;
+  // weight_count <= blob size / 4 (pbp_open): 8 per weight fits 64 bits, and size_t here.
+  if (state_bytes < PBP_LEARN_STATE_BYTES(static_cast<uint64_t>(source->weight_count))) {
+    return PBP_ERR_BUFFER_TOO_SMALL;
+  }
+  const uint64_t blob_bytes = written_blob_bytes(*source);
+  if (blob_bytes > 0xFFFFFFFFu) return PBP_ERR_BUFFER_TOO_SMALL;  // a blob's size is a u32
+  float* next = static_cast<float*>(state);
+  learner->model = *source;
+  for (uint32_t l = 0; l < source->layer_count; ++l) {
+    const pbp_layer& from = source->layers[l];
+    pbp_layer& to = learner->model.layers[l];
+    const uint32_t count = from.outputs * (from.inputs + 1u);
+    copy_tensor(from, from.stored_mean, count, next);
+    copy_tensor(from, from.stored_variance, count, next + count);
+    to.mean = next;
+    to.variance = next + count;
+    to.stored_mean = to.mean;
+    to.stored_variance = to.variance;
+    to.storage = PBP_STORAGE_FLOAT32;
+    next += 2u * count;
+  }
+  learner->state = static_cast<float*>(state);
+  learner->weight_count = source->weight_count;
+  learner->workspace_bytes = PBP_LEARN_WORKSPACE_BYTES(source->input_count, unit_count(*source));
+  learner->blob_bytes = static_cast<uint32_t>(blob_bytes);
+  learner->learn_marker = kLearnMarker;
+  return PBP_OK;
+}

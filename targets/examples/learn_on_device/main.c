@@ -1,0 +1,89 @@
+/* learn_on_device: a device that goes on learning after deployment
+ * (runtime/include/pbp/pbp_learn.h).
+ *
+ * It starts from a Boston housing network (13 inputs -> 50 ReLU -> 1) trained by PBP on 100 rows
+ * only (boston_start.c, in flash), then learns from a stream of 355 more labelled rows, one
+ * pbp_learn_update each, in fixed RAM (the learner's state and workspace are static; no heap).
+ * Every 71 rows it reports, on 51 test rows it never learns from, the RMSE of its predictions and
+ * their mean epistemic std: both end well below where they started (on the way the epistemic
+ * std first rises, as the weights leave the 100-row fit for the rest of the city). At the end it
+ * writes the learnt model back as a blob (what a device would persist, targets/DEPLOYING.md section
+ * 8) and prints its CRC-32: `pbp learn --model boston_start.pbp --data stream.csv` on a workstation
+ * writes the same bytes (CTest example_learn_on_device_host checks it).
+ *
+ * It is also a test: its output must equal expected_output.txt exactly on the host and on every
+ * target that has the RAM (not the micro:bit's 16 KiB). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "boston_rows.h"
+#include "boston_start.h"
+#include "pbp/pbp.h"
+
+#define WEIGHTS 751u /* 13-50-1: 50 x 14 + 51 */
+#define UNITS 51u    /* 50 + 1 */
+
+static pbp_model start;
+static pbp_learner learner;
+static float state[PBP_LEARN_STATE_BYTES(WEIGHTS) / sizeof(float)];
+static float update_workspace[PBP_LEARN_WORKSPACE_FLOATS(BOSTON_START_INPUT_COUNT, UNITS)];
+static float predict_workspace[BOSTON_START_WORKSPACE_BYTES / sizeof(float)];
+static uint32_t learnt_blob[BOSTON_START_SIZE / 4]; /* a float32 source: the same size */
+
+/* Test RMSE and mean epistemic std of the learnt model, in MEDV units (float, source order). */
+static int report(unsigned rows_learnt) {
+  float squared = 0.0f, epistemic = 0.0f;
+  for (unsigned i = 0; i < BOSTON_TEST_ROWS; ++i) {
+    pbp_prediction p;
+    const pbp_status status = pbp_predict(&learner.model, boston_test[i], BOSTON_START_INPUT_COUNT,
+                                          0.95f, predict_workspace, sizeof predict_workspace, &p);
+    if (status != PBP_OK) {
+      printf("pbp_predict: %s\n", pbp_status_string(status));
+      return 1;
+    }
+    const float error = p.mean - boston_test[i][BOSTON_START_INPUT_COUNT];
+    squared += error * error;
+    epistemic += sqrtf(p.epistemic_variance); /* correctly rounded on every IEEE-754 target */
+  }
+  printf("after %3u rows: test RMSE %7.4f   mean epistemic std %6.4f\n", rows_learnt,
+         (double)sqrtf(squared / (float)BOSTON_TEST_ROWS),
+         (double)(epistemic / (float)BOSTON_TEST_ROWS));
+  return 0;
+}
+
+int main(void) {
+  pbp_status status = pbp_open(&start, boston_start, BOSTON_START_SIZE);
+  if (status == PBP_OK) status = pbp_learn_init(&learner, &start, state, sizeof state);
+  if (status != PBP_OK) {
+    printf("start: %s\n", pbp_status_string(status));
+    return 1;
+  }
+  printf("learning on the device: state %u bytes, workspace %u bytes, blob %u bytes\n",
+         (unsigned)sizeof state, (unsigned)learner.workspace_bytes, (unsigned)start.blob_size);
+  if (report(0) != 0) return 1;
+  unsigned skipped = 0;
+  for (unsigned r = 0; r < BOSTON_STREAM_ROWS; ++r) {
+    pbp_learn_outcome outcome;
+    status = pbp_learn_update(&learner, boston_stream[r], BOSTON_START_INPUT_COUNT,
+                              boston_stream[r][BOSTON_START_INPUT_COUNT], update_workspace,
+                              sizeof update_workspace, &outcome);
+    if (status != PBP_OK) {
+      printf("row %u: %s\n", r, pbp_status_string(status));
+      return 1;
+    }
+    skipped += outcome.skipped_weights;
+    if ((r + 1) % 71 == 0 && report(r + 1) != 0) return 1;
+  }
+  size_t size = 0;
+  status = pbp_learn_write_blob(&learner, learnt_blob, sizeof learnt_blob, &size);
+  if (status != PBP_OK) {
+    printf("pbp_learn_write_blob: %s\n", pbp_status_string(status));
+    return 1;
+  }
+  /* The CRC-32 trailer: the blob's last 4 bytes (little-endian on every supported target). */
+  printf("learnt %u rows (%u weight updates skipped); blob %u bytes, CRC-32 0x%08lx\n",
+         (unsigned)learner.updates, skipped, (unsigned)size,
+         (unsigned long)learnt_blob[size / 4 - 1]);
+  return 0;
+}
