@@ -78,6 +78,42 @@ TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
   EXPECT_NE(inspect.out.find("rounding:   int8 weights are within"), std::string::npos);
 }
 
+// pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
+// tolerance; a blob that is not the original quantised is refused, not compared.
+TEST_F(Quantize, VerifyAgainstTheFloat32Original) {
+  write_file(path("train.csv"), regression_csv(60));
+  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
+                     "--seed", "5", "--out", path("f32.pbp")})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
+                     "--seed", "6", "--out", path("other.pbp")})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("i8.pbp")})
+                .exit_code,
+            0);
+  const RunResult verified = run_pbp({"verify", "--model", path("i8.pbp"), "--reference",
+                                      path("f32.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("(quantisation tolerance 0.05)"), std::string::npos) << verified.out;
+  EXPECT_NE(verified.out.find("tolerance 0.05: PASS"), std::string::npos) << verified.out;
+  // Without the reference the int8 blob is verified against its own decoded weights: float
+  // rounding only, within the default 1e-5.
+  EXPECT_EQ(run_pbp({"verify", "--model", path("i8.pbp"), "--data", path("train.csv")}).exit_code,
+            0);
+  // Against the original the default tolerance sees the quantisation.
+  EXPECT_EQ(run_pbp({"verify", "--model", path("i8.pbp"), "--reference", path("f32.pbp"), "--data",
+                     path("train.csv"), "--tolerance", "1e-5"})
+                .exit_code,
+            1);
+  const RunResult other = run_pbp({"verify", "--model", path("i8.pbp"), "--reference",
+                                   path("other.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("is not " + path("other.pbp") + " quantised to int8"), std::string::npos)
+      << other.err;
+}
+
 TEST_F(Quantize, BadArgumentsLeaveNothing) {
   const RunResult storage = run_pbp(
       {"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int4", "--out", path("x.pbp")});
