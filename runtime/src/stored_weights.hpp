@@ -27,10 +27,11 @@ inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
 void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z_mean,
                         const float* z_var, float* a_mean, float* a_var);
 
-// linear_moments of an int8 layer (linear_moments_s8.cpp): integer codes times the float unit
-// moments, summed in float in source order, the scales applied once per row.
-void linear_moments_s8(const pbp_layer& layer, bool exact_input, const float* z_mean,
-                       const float* z_var, float* a_mean, float* a_var);
+// linear_moments of an int8 layer (linear_moments_s8_s16.cpp): the unit moments rounded to int16
+// codes with a power-of-two scale per vector, exact integer sums, the scales once per row. It
+// writes the codes over z_mean and z_var (which the pass does not read again).
+void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
+                           float* a_mean, float* a_var);
 
 // A layer as network_moments_from sees it in the runtime: whatever its storage.
 struct StoredLayer {
@@ -53,7 +54,10 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
 #endif
 #if PBP_WITH_INT8
   if (layer.storage == PBP_STORAGE_INT8) {
-    return detail::linear_moments_s8(layer, kExactInput, z_mean, z_var, a_mean, a_var);
+    // The runtime's moments are forward_pass's workspace (the standardised input too): writable,
+    // and consumed by this layer.
+    return detail::linear_moments_s8_s16(layer, kExactInput, const_cast<float*>(z_mean),
+                                         const_cast<float*>(z_var), a_mean, a_var);
   }
 #endif
   ::pbp::linear_moments<float, kExactInput>(

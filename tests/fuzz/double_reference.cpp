@@ -84,6 +84,26 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
   const double scale_mean = 1.0 / std::sqrt(static_cast<double>(n) + 1.0);
   const double scale_var = 1.0 / (static_cast<double>(n) + 1.0);
   Units a(layer.outputs);
+  // int8 (linear_moments_s8_s16.cpp) rounds A = m_z, B = m_z^2 + v_z and C = v_z to int16 codes,
+  // a power-of-two step per vector with its largest (the bias's 1 included for A and B) coded
+  // at >= 16383.5 steps: each within max / 32767 (the first layer's B, A's codes squared and
+  // shifted, within 3 max / 32767: 2 |x| half a step of A, plus half a step of its own).
+  const bool int8 = layer.storage == PBP_STORAGE_INT8;
+  double step_a = 0.0, step_b = 0.0, step_c = 0.0;
+  if (int8) {
+    double max_a = 1.0, max_b = 1.0, max_c = 0.0;
+    for (uint32_t k = 0; k < n; ++k) {
+      const double a_hi = std::fabs(z.mean[k]) + z.mean_bound[k];
+      const double c_hi = exact_input ? 0.0 : z.var[k] + z.var_bound[k];
+      max_a = std::max(max_a, a_hi);
+      max_b = std::max(max_b, (a_hi * a_hi + c_hi) * (1.0 + 4.0 * kU));  // as float rounds it
+      max_c = std::max(max_c, c_hi);
+    }
+    const double margin = 1.0 + 1e-6;
+    step_a = margin * max_a / 32767.0;
+    step_b = margin * (exact_input ? 3.0 : 1.0) * max_b / 32767.0;
+    step_c = margin * max_c / 32767.0;
+  }
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     const StoredWeights mw{
         layer.stored_mean, layer.storage, static_cast<size_t>(j) * row, false, layer.outputs, j};
@@ -91,11 +111,12 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
         layer.stored_variance, layer.storage, static_cast<size_t>(j) * row, true, layer.outputs, j};
     double sum = mw[n], magnitude = std::fabs(mw[n]), propagated = 0.0;
     double var_sum = vw[n], var_propagated = 0.0, underflow = 0.0;
-    // int8 (linear_moments_s8.cpp): the sums of codes times unit moments, then the scales: up to
-    // 3 more roundings, and an underflow of the unscaled sums' products (kEta each) comes back
-    // multiplied by a scale (s, s^2 or w u^2 <= 65025 w).
-    const bool int8 = layer.storage == PBP_STORAGE_INT8;
+    // int8: exact integer sums of the codes, then their conversion and the scales: up to 3 more
+    // roundings; an underflow (kEta) of a scaled sum comes back multiplied by a scale (s, s^2 or
+    // w u^2 <= 65025 w). The codes' rounding: `coded` and `var_coded` below.
     double scale_factor = 0.0;
+    double coded = 0.0;                 // the bias's A code is exact (a power of two)
+    double var_coded = vw[n] * step_b;  // its B code too, but the first layer's may round
     if (int8) {
       namespace int8_weights = pbp::format::int8_weights;
       const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
@@ -116,6 +137,10 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
       // fl(mz mz) and fl(mw mw) underflow by kEta, then multiplied by vw and vz.
       underflow += kEta * (v + (vz + ev) + 2.0);
       var_inputs += vz + ev;
+      if (int8) {
+        coded += std::fabs(m) * step_a;
+        var_coded += v * step_b + m * m * step_c;
+      }
     }
     if (int8) {
       underflow += kEta * scale_factor * (2.0 * n + 4.0) * (1.0 + 16129.0 * var_inputs);
@@ -123,14 +148,14 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
     const double extra = int8 ? 3.0 : 0.0;
     // Float: n products and n + 1 additions (the bias last), then the scale (2 roundings) and
     // the product with it.
-    const double sum_bound = sane(gamma_n(n + 2.0 + extra) * magnitude + propagated +
+    const double sum_bound = sane(gamma_n(n + 2.0 + extra) * magnitude + propagated + coded +
                                   (2.0 * n + 2) * kEta * (int8 ? scale_factor : 1.0));
     a.mean[j] = sum * scale_mean;
     a.mean_bound[j] = sane(scale_mean * (1 + 4 * kU) * sum_bound +
                            3.01 * kU * scale_mean * std::fabs(sum) + kEta);
     // Each term <= 4 roundings, n + 1 additions of non-negative terms.
     const double var_bound = sane(gamma_n(n + 6.0 + extra) * (var_sum + var_propagated) +
-                                  var_propagated + underflow + kEta);
+                                  var_propagated + var_coded + underflow + kEta);
     a.var[j] = var_sum * scale_var;
     a.var_bound[j] =
         sane(scale_var * (1 + 3 * kU) * var_bound + 2.01 * kU * scale_var * var_sum + kEta);

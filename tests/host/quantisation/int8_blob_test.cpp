@@ -83,8 +83,11 @@ TEST(Int8Blob, ZeroRowsAndZeroVariancesGetValidCodes) {
   EXPECT_GT(w, 0.0);
 }
 
-// The runtime's int8 prediction against the trainer's double prediction on the decoded weights:
-// float arithmetic on a 5-16-8-1 network, so about 1e-6 relative (taken as 1e-4).
+// The runtime's int8 prediction against the trainer's double prediction on the decoded weights,
+// a 5-16-8-1 network. The int8 kernel rounds each layer's unit moments to int16 codes, each
+// within 2^-15 of its vector's largest, so a layer's sums move by at most (n + 1) 2^-15 of their
+// largest term: over the three layers (6 + 17 + 9 terms) about 1e-3 of the output's scale
+// (|mean| + sd, and of the variance); float rounding (~1e-6) is lost in it.
 TEST(Int8Blob, PredictionsMatchTheTrainerOnTheDecodedWeights) {
   const Model model = pbp::test_fixtures::random_model(5, {16, 8}, 11);
   const Bytes blob = pbp::trainer::write_blob(as_int8(model));
@@ -105,9 +108,9 @@ TEST(Int8Blob, PredictionsMatchTheTrainerOnTheDecodedWeights) {
                           workspace.size() * sizeof(float), &p),
               PBP_OK);
     EXPECT_NEAR(p.mean, expected.mean,
-                1e-4 * (std::fabs(expected.mean) + std::sqrt(expected.epistemic_variance)));
+                1e-3 * (std::fabs(expected.mean) + std::sqrt(expected.epistemic_variance)));
     EXPECT_NEAR(p.epistemic_variance, expected.epistemic_variance,
-                1e-4 * expected.epistemic_variance);
+                1e-3 * expected.epistemic_variance);
   }
 }
 
