@@ -164,7 +164,7 @@ ByteRange tensor_bytes(const pbp_model* model, uint32_t k) {
     const pbp_layer& layer = model->layers[k / 2u];
     const void* stored = k % 2u == 0u ? layer.stored_mean : layer.stored_variance;
     const uintptr_t begin = reinterpret_cast<uintptr_t>(stored);
-    return ByteRange{begin, begin + stored_weight_bytes(layer)};
+    return ByteRange{begin, begin + stored_weight_bytes(layer, k % 2u != 0u)};
   }
   if (k == layer_tensors) {
     elements = model->input_mean;
@@ -180,10 +180,11 @@ ByteRange tensor_bytes(const pbp_model* model, uint32_t k) {
   return ByteRange{begin, begin + sizeof(float) * model->input_count};
 }
 
-// No two tensors (the input ranges too) share a byte. Then every weight has at least 4 bytes of its
-// own (two halves) in a blob smaller than 4 GiB, so weight_count fits in 32 bits, and a
-// prediction's work is bounded by the blob's size. (Aliased tensors could repeat one byte range in
-// every layer.) The ranges are recomputed per pair rather than tabled: no stack table.
+// No two tensors (the input ranges too) share a byte. Then every weight has at least 2 bytes of its
+// own (two halves, or two int8 codes) in a blob smaller than 4 GiB, so weight_count fits in 32
+// bits, and a prediction's work is bounded by the blob's size. (Aliased tensors could repeat one
+// byte range in every layer.) The ranges are recomputed per pair rather than tabled: no stack
+// table.
 pbp_status check_tensors_disjoint(const pbp_model* model) {
   const uint32_t count = 2u * model->layer_count + 4u;
   for (uint32_t i = 0; i < count; ++i) {

@@ -37,7 +37,7 @@ constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_ERR_TENSOR_MISALIGNED", "a tensor offset is not 4-byte aligned"},
     {"PBP_ERR_TENSOR_RANGE", "a tensor lies outside the tensor data section"},
     {"PBP_ERR_NONFINITE_VALUE", "NaN or infinity in the model's values"},
-    {"PBP_ERR_NEGATIVE_VARIANCE", "a weight variance is negative (or zero in float16)"},
+    {"PBP_ERR_NEGATIVE_VARIANCE", "a weight variance is negative (or zero in float16, int8)"},
     {"PBP_ERR_BAD_GAMMA", "a Gamma distribution has a <= 1 or b <= 0"},
     {"PBP_ERR_BAD_STANDARDISATION",
      "a standard deviation is not positive, or an input's is too small for its mean in float"},
@@ -55,6 +55,7 @@ constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_ERR_TENSOR_OVERLAP", "two tensors of the blob share bytes"},
     {"PBP_ERR_BAD_RANGE", "an input's training range has min > max or excludes its mean"},
     {"PBP_ERR_BAD_EPISTEMIC_SCALE", "epistemic scale missing, not finite or out of range"},
+    {"PBP_ERR_BAD_SCALE", "an int8 weight scale is not finite or not above zero"},
     {"PBP_ERR_BAD_TARGET", "the target is not finite, or not a label of the model's task"},
     {"PBP_ERR_BUFFER_TOO_SMALL", "the learner's state or the blob buffer is smaller than needed"},
 };

@@ -17,10 +17,12 @@ TensorDescriptor load_descriptor(const uint8_t* descriptor) {
           format::load_u32(descriptor + format::tensor::kByteLength)};
 }
 
-// Sizes, alignment and range of a descriptor whose storage is known.
-pbp_status check_descriptor(const TensorDescriptor& d, uint32_t element_count, Span tensor_data) {
+// Sizes, alignment and range of a layer's mean or variance descriptor whose storage is known.
+pbp_status check_descriptor(const TensorDescriptor& d, bool variance, uint32_t rows,
+                            uint32_t element_count, Span tensor_data) {
   if (d.count != element_count ||
-      static_cast<uint64_t>(d.byte_length) != format::stored_byte_length(d.storage, d.count)) {
+      static_cast<uint64_t>(d.byte_length) !=
+          format::weight_tensor_byte_length(d.storage, variance, rows, d.count)) {
     return PBP_ERR_TENSOR_SIZE;
   }
   if (d.offset % 4u != 0) return PBP_ERR_TENSOR_MISALIGNED;
@@ -45,6 +47,30 @@ pbp_status check_halves(const uint16_t* halves, uint32_t count, bool positive) {
 }
 #endif
 
+#if PBP_WITH_INT8
+bool valid_scale(float scale) {
+  return scale - scale == 0.0f && scale > 0.0f;  // finite (not NaN, not infinite) and positive
+}
+
+// The row scales of the means and the variances' scale valid; every variance code > 0 (its
+// variance w u^2 > 0). Every mean code is valid.
+pbp_status check_int8(const pbp_layer& layer, uint32_t weights) {
+  const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    if (!valid_scale(format::load_f32(means + format::int8_weights::kScaleSize * j))) {
+      return PBP_ERR_BAD_SCALE;
+    }
+  }
+  const uint8_t* variances = static_cast<const uint8_t*>(layer.stored_variance);
+  if (!valid_scale(format::load_f32(variances))) return PBP_ERR_BAD_SCALE;
+  const uint8_t* codes = variances + format::int8_weights::kVarianceCodesOffset;
+  for (uint32_t i = 0; i < weights; ++i) {
+    if (codes[i] == 0u) return PBP_ERR_NEGATIVE_VARIANCE;
+  }
+  return PBP_OK;
+}
+#endif
+
 }  // namespace
 
 pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* variance_descriptor,
@@ -54,12 +80,13 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   const TensorDescriptor mean = load_descriptor(mean_descriptor);
   const TensorDescriptor variance = load_descriptor(variance_descriptor);
   const bool known = mean.storage == PBP_STORAGE_FLOAT32 ||
-                     (PBP_WITH_FLOAT16 && mean.storage == PBP_STORAGE_FLOAT16);
+                     (PBP_WITH_FLOAT16 && mean.storage == PBP_STORAGE_FLOAT16) ||
+                     (PBP_WITH_INT8 && mean.storage == PBP_STORAGE_INT8);
   // One storage type per layer: its kernel reads both tensors alike.
   if (!known || variance.storage != mean.storage) return PBP_ERR_STORAGE_TYPE;
-  pbp_status status = check_descriptor(mean, weights, tensor_data);
+  pbp_status status = check_descriptor(mean, false, layer->outputs, weights, tensor_data);
   if (status != PBP_OK) return status;
-  status = check_descriptor(variance, weights, tensor_data);
+  status = check_descriptor(variance, true, layer->outputs, weights, tensor_data);
   if (status != PBP_OK) return status;
   // The blob is 4-byte aligned (pbp_open checks) and so are the section and the offsets.
   layer->storage = mean.storage;
@@ -71,6 +98,9 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
     if (status != PBP_OK) return status;
     return check_halves(static_cast<const uint16_t*>(layer->stored_variance), weights, true);
   }
+#endif
+#if PBP_WITH_INT8
+  if (mean.storage == PBP_STORAGE_INT8) return check_int8(*layer, weights);
 #endif
   layer->mean = static_cast<const float*>(layer->stored_mean);
   layer->variance = static_cast<const float*>(layer->stored_variance);

@@ -9,15 +9,16 @@
 namespace pbp::detail {
 
 // Checks the layer's mean and variance descriptors (storage known and the same for both, sizes,
-// alignment, range), then their values (finite; variances >= 0, float16 variances > 0), and
-// fills layer->storage, stored_mean, stored_variance (and mean, variance for float32).
+// alignment, range), then their values (finite; variances >= 0, float16 variances > 0; int8
+// scales finite and > 0, variance codes > 0), and fills layer->storage, stored_mean,
+// stored_variance (and mean, variance for float32).
 pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* variance_descriptor,
                                Span tensor_data, pbp_layer* layer);
 
-// The bytes one weight tensor of `layer` takes in the blob.
-inline uint32_t stored_weight_bytes(const pbp_layer& layer) {
-  return static_cast<uint32_t>(
-      format::stored_byte_length(layer.storage, layer.outputs * (layer.inputs + 1u)));
+// The bytes `layer`'s mean (`variance` false) or variance tensor takes in the blob.
+inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
+  return static_cast<uint32_t>(format::weight_tensor_byte_length(
+      layer.storage, variance, layer.outputs, layer.outputs * (layer.inputs + 1u)));
 }
 
 // linear_moments of a float16 layer (linear_moments_f16.cpp): the float32 kernel's arithmetic
@@ -25,6 +26,12 @@ inline uint32_t stored_weight_bytes(const pbp_layer& layer) {
 // on the decoded weights. With kExactInput z_var is not read.
 void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z_mean,
                         const float* z_var, float* a_mean, float* a_var);
+
+// linear_moments of an int8 layer (linear_moments_s8_s16.cpp): the unit moments rounded to int16
+// codes with a power-of-two scale per vector, exact integer sums, the scales once per row. It
+// writes the codes over z_mean and z_var (which the pass does not read again).
+void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
+                           float* a_mean, float* a_var);
 
 // A layer as network_moments_from sees it in the runtime: whatever its storage.
 struct StoredLayer {
@@ -43,6 +50,14 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
 #if PBP_WITH_FLOAT16
   if (layer.storage == PBP_STORAGE_FLOAT16) {
     return detail::linear_moments_f16(layer, kExactInput, z_mean, z_var, a_mean, a_var);
+  }
+#endif
+#if PBP_WITH_INT8
+  if (layer.storage == PBP_STORAGE_INT8) {
+    // The runtime's moments are forward_pass's workspace (the standardised input too): writable,
+    // and consumed by this layer.
+    return detail::linear_moments_s8_s16(layer, kExactInput, const_cast<float*>(z_mean),
+                                         const_cast<float*>(z_var), a_mean, a_var);
   }
 #endif
   ::pbp::linear_moments<float, kExactInput>(

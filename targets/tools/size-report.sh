@@ -42,7 +42,7 @@ if [ "${1:-}" = "--os" ]; then
   summary=()
   for preset in "${presets[@]}"; do
     activations=${PBP_RUNTIME_ACTIVATIONS:-relu;erf;sign}
-    storage=${PBP_RUNTIME_STORAGE:-float32;float16}
+    storage=${PBP_RUNTIME_STORAGE:-float32;float16;int8}
     dir="$root/build/size-$preset${PBP_RUNTIME_ACTIVATIONS:+-${activations//;/-}}"
     dir+="${PBP_RUNTIME_STORAGE:+-${storage//;/-}}"
     echo "=== $preset at -Os (${dir#"$root/"}, activations ${activations//;/, }, storage ${storage//;/, })"

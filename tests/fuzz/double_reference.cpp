@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pbp/float16.hpp"
+#include "pbp/format.hpp"
 
 namespace pbp_fuzz {
 namespace {
@@ -48,14 +49,29 @@ struct Units {
   explicit Units(size_t n) : mean(n), mean_bound(n), var(n, 0.0), var_bound(n, 0.0) {}
 };
 
-// Weight i of a layer tensor in its storage type, exactly (float32 or float16).
+// Weight i of row `row` of a layer tensor in its storage type, exactly (float32, float16, or
+// int8 decoded with its scale: exact in double).
 struct StoredWeights {
   const void* data;
   uint32_t storage;
   size_t offset;
+  bool variance;  // int8: the variance tensor's layout
+  uint32_t rows;
+  uint32_t row;
   double operator[](size_t i) const {
+    namespace int8 = pbp::format::int8_weights;
     if (storage == PBP_STORAGE_FLOAT16) {
       return pbp::format::half_to_float(static_cast<const uint16_t*>(data)[offset + i]);
+    }
+    if (storage == PBP_STORAGE_INT8) {
+      const uint8_t* bytes = static_cast<const uint8_t*>(data);
+      if (variance) {
+        return int8::variance<double>(pbp::format::load_f32(bytes),
+                                      bytes[int8::kVarianceCodesOffset + offset + i]);
+      }
+      const float scale = pbp::format::load_f32(bytes + int8::kScaleSize * row);
+      return int8::mean<double>(
+          scale, static_cast<int8_t>(bytes[int8::mean_codes_offset(rows) + offset + i]));
     }
     return static_cast<const float*>(data)[offset + i];
   }
@@ -68,11 +84,47 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
   const double scale_mean = 1.0 / std::sqrt(static_cast<double>(n) + 1.0);
   const double scale_var = 1.0 / (static_cast<double>(n) + 1.0);
   Units a(layer.outputs);
+  // int8 (linear_moments_s8_s16.cpp) rounds A = m_z, B = m_z^2 + v_z and C = v_z to int16 codes,
+  // a power-of-two step per vector with its largest (the bias's 1 included for A and B) coded
+  // at >= 16383.5 steps: each within max / 32767 (the first layer's B, A's codes squared and
+  // shifted, within 3 max / 32767: 2 |x| half a step of A, plus half a step of its own).
+  const bool int8 = layer.storage == PBP_STORAGE_INT8;
+  double step_a = 0.0, step_b = 0.0, step_c = 0.0;
+  if (int8) {
+    double max_a = 1.0, max_b = 1.0, max_c = 0.0;
+    for (uint32_t k = 0; k < n; ++k) {
+      const double a_hi = std::fabs(z.mean[k]) + z.mean_bound[k];
+      const double c_hi = exact_input ? 0.0 : z.var[k] + z.var_bound[k];
+      max_a = std::max(max_a, a_hi);
+      max_b = std::max(max_b, (a_hi * a_hi + c_hi) * (1.0 + 4.0 * kU));  // as float rounds it
+      max_c = std::max(max_c, c_hi);
+    }
+    const double margin = 1.0 + 1e-6;
+    step_a = margin * max_a / 32767.0;
+    step_b = margin * (exact_input ? 3.0 : 1.0) * max_b / 32767.0;
+    step_c = margin * max_c / 32767.0;
+  }
   for (uint32_t j = 0; j < layer.outputs; ++j) {
-    const StoredWeights mw{layer.stored_mean, layer.storage, static_cast<size_t>(j) * row};
-    const StoredWeights vw{layer.stored_variance, layer.storage, static_cast<size_t>(j) * row};
+    const StoredWeights mw{
+        layer.stored_mean, layer.storage, static_cast<size_t>(j) * row, false, layer.outputs, j};
+    const StoredWeights vw{
+        layer.stored_variance, layer.storage, static_cast<size_t>(j) * row, true, layer.outputs, j};
     double sum = mw[n], magnitude = std::fabs(mw[n]), propagated = 0.0;
     double var_sum = vw[n], var_propagated = 0.0, underflow = 0.0;
+    // int8: exact integer sums of the codes, then their conversion and the scales: up to 3 more
+    // roundings; an underflow (kEta) of a scaled sum comes back multiplied by a scale (s, s^2 or
+    // w u^2 <= 65025 w). The codes' rounding: `coded` and `var_coded` below.
+    double scale_factor = 0.0;
+    double coded = 0.0;                 // the bias's A code is exact (a power of two)
+    double var_coded = vw[n] * step_b;  // its B code too, but the first layer's may round
+    if (int8) {
+      namespace int8_weights = pbp::format::int8_weights;
+      const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
+      const double s = pbp::format::load_f32(means + int8_weights::kScaleSize * j);
+      const double w = pbp::format::load_f32(static_cast<const uint8_t*>(layer.stored_variance));
+      scale_factor = 1.0 + s + s * s + 65025.0 * w;
+    }
+    double var_inputs = 0.0;  // sum of v_z and its bound, for the int8 underflow term
     for (uint32_t k = 0; k < n; ++k) {
       const double m = mw[k], v = vw[k], mz = z.mean[k], em = z.mean_bound[k];
       sum += m * mz;
@@ -84,16 +136,26 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
       var_propagated += v * (2.0 * std::fabs(mz) * em + em * em) + (v + m * m) * ev;
       // fl(mz mz) and fl(mw mw) underflow by kEta, then multiplied by vw and vz.
       underflow += kEta * (v + (vz + ev) + 2.0);
+      var_inputs += vz + ev;
+      if (int8) {
+        coded += std::fabs(m) * step_a;
+        var_coded += v * step_b + m * m * step_c;
+      }
     }
+    if (int8) {
+      underflow += kEta * scale_factor * (2.0 * n + 4.0) * (1.0 + 16129.0 * var_inputs);
+    }
+    const double extra = int8 ? 3.0 : 0.0;
     // Float: n products and n + 1 additions (the bias last), then the scale (2 roundings) and
     // the product with it.
-    const double sum_bound = sane(gamma_n(n + 2.0) * magnitude + propagated + (2.0 * n + 2) * kEta);
+    const double sum_bound = sane(gamma_n(n + 2.0 + extra) * magnitude + propagated + coded +
+                                  (2.0 * n + 2) * kEta * (int8 ? scale_factor : 1.0));
     a.mean[j] = sum * scale_mean;
     a.mean_bound[j] = sane(scale_mean * (1 + 4 * kU) * sum_bound +
                            3.01 * kU * scale_mean * std::fabs(sum) + kEta);
     // Each term <= 4 roundings, n + 1 additions of non-negative terms.
-    const double var_bound =
-        sane(gamma_n(n + 6.0) * (var_sum + var_propagated) + var_propagated + underflow + kEta);
+    const double var_bound = sane(gamma_n(n + 6.0 + extra) * (var_sum + var_propagated) +
+                                  var_propagated + var_coded + underflow + kEta);
     a.var[j] = var_sum * scale_var;
     a.var_bound[j] =
         sane(scale_var * (1 + 3 * kU) * var_bound + 2.01 * kU * scale_var * var_sum + kEta);

@@ -66,15 +66,19 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
   check_ranges(m, blob, size);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
-    const size_t per_weight = layer.storage == PBP_STORAGE_FLOAT16 ? 2u : 4u;
-    require(layer.storage == PBP_STORAGE_FLOAT32 || layer.storage == PBP_STORAGE_FLOAT16,
+    require(layer.storage == PBP_STORAGE_FLOAT32 || layer.storage == PBP_STORAGE_FLOAT16 ||
+                layer.storage == PBP_STORAGE_INT8,
             "storage type");
     require(layer.storage != PBP_STORAGE_FLOAT32 ||
                 (layer.mean == layer.stored_mean && layer.variance == layer.stored_variance),
             "float32 views");
-    const size_t bytes = per_weight * size_t{layer.outputs} * (layer.inputs + 1u);
-    require(inside(layer.stored_mean, bytes, blob, size), "means inside");
-    require(inside(layer.stored_variance, bytes, blob, size), "variances inside");
+    const uint32_t count = layer.outputs * (layer.inputs + 1u);
+    const size_t mean_bytes =
+        pbp::format::weight_tensor_byte_length(layer.storage, false, layer.outputs, count);
+    const size_t variance_bytes =
+        pbp::format::weight_tensor_byte_length(layer.storage, true, layer.outputs, count);
+    require(inside(layer.stored_mean, mean_bytes, blob, size), "means inside");
+    require(inside(layer.stored_variance, variance_bytes, blob, size), "variances inside");
   }
   require(m.workspace_bytes == PBP_WORKSPACE_BYTES(m.input_count, m.max_width),
           "workspace formula");

@@ -297,9 +297,10 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   const QuantisationBound bound = quantisation_bound(m);
   if (bound.mean_absolute > 0.0) {
     std::printf(
-        "rounding:   float16 weights are within %s of the means and %s (relative) of the\n"
-        "            variances they were rounded from (half a float16 step at each value)\n",
-        general(bound.mean_absolute, 3).c_str(), general(bound.variance_relative, 3).c_str());
+        "rounding:   %s weights are within %s of the means and %s (relative) of the\n"
+        "            variances they were rounded from (half a quantisation step at each value)\n",
+        bound.storage, general(bound.mean_absolute, 3).c_str(),
+        general(bound.variance_relative, 3).c_str());
   }
   print_output(m);
   std::printf("prior:      Gamma(a=%s, b=%s)%s\n", float_text(m.prior_a).c_str(),

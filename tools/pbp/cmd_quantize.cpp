@@ -1,5 +1,5 @@
-// `pbp quantize IN.pbp --storage float16 --out OUT.pbp`: the same model with its layers' weights
-// in another storage type (runtime/FORMAT.md), written atomically, with what that cost.
+// `pbp quantize IN.pbp --storage float16|int8 --out OUT.pbp`: the same model with its layers'
+// weights in another storage type (runtime/FORMAT.md), written atomically, with what that cost.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -17,16 +17,17 @@ namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: pbp quantize IN.pbp --storage float16|float32 --out OUT.pbp\n"
+    "usage: pbp quantize IN.pbp --storage float16|int8|float32 --out OUT.pbp\n"
     "\n"
     "Rewrites a model blob with its layers' weight means and variances in another storage type\n"
     "(runtime/FORMAT.md): float16 takes 4 bytes per weight instead of 8, each value rounded to\n"
-    "the nearest half (relative error <= 2^-11 for |w| >= 2^-14). Gammas, standardisation and\n"
-    "metadata are kept as they are. Writes OUT atomically and prints the sizes and the largest\n"
-    "rounding error of the means and variances. The result is byte for byte what\n"
-    "'pbp train --storage float16' writes for the same training run.\n"
+    "the nearest half (relative error <= 2^-11 for |w| >= 2^-14); int8 about 2 (a mean is s q,\n"
+    "q in -127..127 with a scale s per row; a variance w u^2, u in 1..255 with one scale w per\n"
+    "layer). Gammas, standardisation and metadata are kept as they are. Writes OUT atomically\n"
+    "and prints the sizes and the largest rounding error of the means and variances. The result\n"
+    "is byte for byte what 'pbp train --storage float16|int8' writes for the same training run.\n"
     "\n"
-    "  --storage S    float16, or float32 (decodes a quantised blob's values back into float32)\n"
+    "  --storage S    float16, int8, or float32 (decodes a quantised blob's values into float32)\n"
     "  --out F        the blob to write\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.

@@ -2,6 +2,8 @@
 // blob's weights) on every row of a data file; fails above a tolerance.
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "input_columns.hpp"
@@ -15,9 +17,22 @@ namespace pbp::cli {
 namespace {
 
 constexpr double kDefaultTolerance = 1e-5;
+// With --reference: the quantisation's stated tolerance, the largest difference its rounding of
+// the weights is accepted to cause (measured, not a bound: Boston 13-50-1 on its 506 rows, float16
+// 7.5e-4 and int8 3.7e-2, both in the 95 % interval's lower end; digits 64-50-10 on its 1 797
+// rows, float16 5.6e-4 and int8 1.2e-2, in the entropy).
+constexpr double kFloat16Tolerance = 5e-3;
+constexpr double kInt8Tolerance = 5e-2;
+// An int8 blob against its own decoded weights: the runtime's int8 kernel rounds each layer's
+// unit moments to int16 codes (a power-of-two scale per vector, so an absolute error of up to
+// 2^-15 of the vector's largest), far more than float rounding (measured, not a bound: Boston
+// 13-50-1 on its 506 rows 5.1e-4, digits 64-50-1 (regression on the label) on its 1 797
+// rows 3.4e-4, both in the 95 % interval's lower end).
+constexpr double kInt8ActivationTolerance = 5e-3;
 
 const char* const kUsage =
-    "usage: pbp verify --model M.pbp --data F [--tolerance 1e-5] [--json] [--by-position]\n"
+    "usage: pbp verify --model M.pbp --data F [--tolerance 1e-5] [--reference ORIGINAL.pbp]\n"
+    "                  [--json] [--by-position]\n"
     "\n"
     "Reads the blob twice: with the runtime (float32, the code a device runs) and as the\n"
     "trainer's double-precision model (the same float32 weights, widened). Predicts every row\n"
@@ -42,7 +57,12 @@ const char* const kUsage =
     "\n"
     "  --model M.pbp     the model blob\n"
     "  --data F          CSV with a header row, or IDX images\n"
-    "  --tolerance T     the largest difference that passes (default: 1e-5)\n"
+    "  --tolerance T     the largest difference that passes (default: 1e-5, 5e-3 for an int8\n"
+    "                    blob, whose kernel rounds unit moments to int16; with --reference\n"
+    "                    the quantisation's: 5e-3 for float16, 5e-2 for int8 weights)\n"
+    "  --reference F     a quantised M against its float32 original F: the trainer side uses\n"
+    "                    F's weights (M must be F quantised: 'pbp quantize F' writes M), so the\n"
+    "                    differences are what quantisation changed, plus float rounding\n"
     "  --by-position     match CSV input columns by position, not by feature name\n"
     "  --json            print one JSON object: {\"rows\", \"task\", \"tolerance\",\n"
     "                    \"max_difference\", \"output\", \"row\" (0-based data row), \"line\" "
@@ -110,13 +130,44 @@ void print_text(const VerifyReport& report, const ModelRows& rows, const std::st
   std::cout << text;
 }
 
+// The float32 original of the quantised `blob` (--reference): refused unless quantising it to the
+// blob's storage type gives exactly `blob`, so every difference comes from the quantisation.
+trainer::Model original_of(const std::vector<uint8_t>& blob, const std::string& path,
+                           const std::string& original_path) {
+  const std::vector<uint8_t> original_blob = read_model_file(original_path);
+  LoadedModel::open(original_blob, original_path);  // a bad blob fails as every command reports it
+  trainer::Model original = trainer::read_blob(original_blob);
+  const format::Storage storage = trainer::read_blob(blob).weight_storage;
+  if (original.weight_storage != format::Storage::float32) {
+    throw std::runtime_error(original_path + ": --reference needs a float32 blob, this one has " +
+                             storage_text(original.weight_storage) + " weights");
+  }
+  trainer::Model quantised = original;
+  quantised.weight_storage = storage;
+  if (storage == format::Storage::float32 || trainer::write_blob(quantised) != blob) {
+    throw std::runtime_error(path + " is not " + original_path + " quantised to " +
+                             storage_text(storage) + " ('pbp quantize " + original_path +
+                             " --storage " + storage_text(storage) + "' writes something else)");
+  }
+  return original;
+}
+
 int run(const ParsedOptions& options) {
-  const double tolerance = options.real("tolerance", kDefaultTolerance);
-  if (!(tolerance >= 0.0)) throw UsageError("--tolerance must be a non-negative number");
+  // A usage error before any file is read.
+  if (!(options.real("tolerance", 0.0) >= 0.0)) {
+    throw UsageError("--tolerance must be a non-negative number");
+  }
   const std::string path = options.required_text("model");
   const std::vector<uint8_t> blob = read_model_file(path);
   const LoadedModel runtime = LoadedModel::open(blob, path);
-  const trainer::Model reference = trainer::read_blob(blob);
+  const std::optional<std::string> original_path = options.text("reference");
+  const trainer::Model reference =
+      original_path ? original_of(blob, path, *original_path) : trainer::read_blob(blob);
+  const bool int8 = trainer::read_blob(blob).weight_storage == format::Storage::int8;
+  const double stated = !original_path ? (int8 ? kInt8ActivationTolerance : kDefaultTolerance)
+                        : int8         ? kInt8Tolerance
+                                       : kFloat16Tolerance;
+  const double tolerance = options.real("tolerance", stated);
   const ModelRows rows = load_model_rows(options, runtime.description(), false);
   if (rows.data.rows == 0) throw std::runtime_error(rows.data.source + ": no rows to verify");
 
@@ -125,6 +176,10 @@ int run(const ParsedOptions& options) {
   if (options.has("json")) {
     print_json(report, rows, reference.task, tolerance, pass);
   } else {
+    if (original_path) {
+      std::cout << "against " << *original_path << ", the float32 original of " << path
+                << " (quantisation tolerance " << general(stated, 3) << ")\n";
+    }
     print_text(report, rows, path, reference.task, tolerance, pass);
   }
   return pass ? 0 : 1;
@@ -136,7 +191,7 @@ int command_verify(const Arguments& args) {
   const CommandDefinition command{
       "verify",
       kUsage,
-      {{"model"}, {"data"}, {"tolerance"}, {"json", false}, {"by-position", false}}};
+      {{"model"}, {"data"}, {"tolerance"}, {"reference"}, {"json", false}, {"by-position", false}}};
   return run_command(command, args, run);
 }
 

@@ -182,15 +182,29 @@ void open_blob(pbp::Model& model, const void* blob, size_t size, const std::stri
 format::Storage parse_weight_storage(const std::string& name) {
   if (name == "float32") return format::Storage::float32;
   if (name == "float16") return format::Storage::float16;
-  throw UsageError("--storage must be float32 or float16, got '" + name + "'");
+  if (name == "int8") return format::Storage::int8;
+  throw UsageError("--storage must be float32, float16 or int8, got '" + name + "'");
 }
 
 const char* storage_text(format::Storage storage) {
-  return storage == format::Storage::float16 ? "float16" : "float32";
+  return storage == format::Storage::float16 ? "float16"
+         : storage == format::Storage::int8  ? "int8"
+                                             : "float32";
 }
 
 size_t save_model(const std::string& path, const trainer::Model& model) {
-  const std::vector<uint8_t> blob = trainer::write_blob(model);
+  std::vector<uint8_t> blob;
+  if (model.weight_storage == format::Storage::int8) {
+    // int8 quantises the values it is given: those of the float32 blob, as `pbp quantize` does,
+    // so both write the same bytes.
+    trainer::Model rounded = model;
+    rounded.weight_storage = format::Storage::float32;
+    rounded = trainer::read_blob(trainer::write_blob(rounded));
+    rounded.weight_storage = format::Storage::int8;
+    blob = trainer::write_blob(rounded);
+  } else {
+    blob = trainer::write_blob(model);
+  }
   trainer::write_file_atomically(path, blob);
   return blob.size();
 }

@@ -94,7 +94,7 @@ std::vector<uint32_t> aligned_copy(const std::vector<uint8_t>& bytes);
 // "<source>: invalid model blob: <text> (<STATUS>)".
 void open_blob(pbp::Model& model, const void* blob, size_t size, const std::string& source);
 
-// The storage type named by --storage (float32, float16); UsageError otherwise.
+// The storage type named by --storage (float32, float16, int8); UsageError otherwise.
 format::Storage parse_weight_storage(const std::string& name);
 const char* storage_text(format::Storage storage);
 

@@ -12,6 +12,20 @@ std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
   const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
   const void* stored = variance ? layer.stored_variance : layer.stored_mean;
   std::vector<float> values(count);
+  if (layer.storage == PBP_STORAGE_INT8) {
+    namespace int8 = fmt::int8_weights;
+    const uint8_t* bytes = static_cast<const uint8_t*>(stored);
+    const size_t row_length = layer.inputs + 1u;
+    for (size_t i = 0; i < count; ++i) {
+      values[i] =
+          variance
+              ? int8::variance<float>(fmt::load_f32(bytes), bytes[int8::kVarianceCodesOffset + i])
+              : int8::mean<float>(
+                    fmt::load_f32(bytes + int8::kScaleSize * (i / row_length)),
+                    static_cast<int8_t>(bytes[int8::mean_codes_offset(layer.outputs) + i]));
+    }
+    return values;
+  }
   for (size_t i = 0; i < count; ++i) {
     values[i] = layer.storage == PBP_STORAGE_FLOAT16
                     ? fmt::half_to_float(static_cast<const uint16_t*>(stored)[i])
@@ -21,14 +35,18 @@ std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
 }
 
 const char* storage_name(uint32_t storage) {
-  return storage == PBP_STORAGE_FLOAT16 ? "float16" : "float32";
+  return storage == PBP_STORAGE_FLOAT16 ? "float16"
+         : storage == PBP_STORAGE_INT8  ? "int8"
+                                        : "float32";
 }
 
 uint64_t weight_bytes(const pbp_model& m) {
   uint64_t bytes = 0;
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
-    bytes += 2u * fmt::stored_byte_length(layer.storage, layer.outputs * (layer.inputs + 1u));
+    const uint32_t count = layer.outputs * (layer.inputs + 1u);
+    bytes += fmt::weight_tensor_byte_length(layer.storage, false, layer.outputs, count) +
+             fmt::weight_tensor_byte_length(layer.storage, true, layer.outputs, count);
   }
   return bytes;
 }
@@ -39,14 +57,39 @@ double half_rounding_radius(uint16_t h) {
   const int exponent = (h >> 10) & 0x1F;
   return std::ldexp(1.0, (exponent == 0 ? 1 : exponent) - 26);  // half an ulp
 }
+
+// Half a step of each int8 code: s_j / 2 of a row's means; a variance code u stands for standard
+// deviations within u +- 1/2 (u = 1 also for every smaller one), variances within
+// (u + 1/2)^2 / u^2 - 1 of w u^2 relative.
+void add_int8_bound(const pbp_layer& layer, size_t count, QuantisationBound& bound) {
+  namespace int8 = fmt::int8_weights;
+  bound.storage = "int8";
+  const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    bound.mean_absolute =
+        std::fmax(bound.mean_absolute, 0.5 * fmt::load_f32(means + int8::kScaleSize * j));
+  }
+  const uint8_t* codes = static_cast<const uint8_t*>(layer.stored_variance);
+  for (size_t i = 0; i < count; ++i) {
+    const double u = codes[int8::kVarianceCodesOffset + i];
+    bound.variance_relative =
+        std::fmax(bound.variance_relative, (u + 0.5) * (u + 0.5) / (u * u) - 1);
+  }
+}
+
 }  // namespace
 
 QuantisationBound quantisation_bound(const pbp_model& m) {
   QuantisationBound bound;
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
-    if (layer.storage != PBP_STORAGE_FLOAT16) continue;
     const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+    if (layer.storage == PBP_STORAGE_INT8) {
+      add_int8_bound(layer, count, bound);
+      continue;
+    }
+    if (layer.storage != PBP_STORAGE_FLOAT16) continue;
+    bound.storage = "float16";
     const auto* means = static_cast<const uint16_t*>(layer.stored_mean);
     const auto* variances = static_cast<const uint16_t*>(layer.stored_variance);
     for (size_t i = 0; i < count; ++i) {

@@ -53,6 +53,30 @@ class BlobReader {
     }
     return values;
   }
+  // A layer's weight tensor of `rows` rows: as tensor(), and int8 codes decoded with their
+  // scales (exactly: s_j q and w u^2 are exact in double).
+  std::vector<double> weights(size_t descriptor, uint32_t rows, bool variance) const {
+    if (storage(descriptor) != fmt::Storage::int8) return tensor(descriptor);
+    namespace int8 = fmt::int8_weights;
+    const uint32_t count = u32(descriptor + fmt::tensor::kElementCount);
+    const size_t start =
+        section(fmt::SectionType::tensor_data) + u32(descriptor + fmt::tensor::kOffset);
+    std::vector<double> values(count);
+    if (variance) {
+      const float scale = fmt::load_f32(&blob_[start]);
+      for (uint32_t i = 0; i < count; ++i) {
+        values[i] = int8::variance<double>(scale, blob_[start + int8::kVarianceCodesOffset + i]);
+      }
+      return values;
+    }
+    const uint32_t row_length = count / rows;
+    for (uint32_t i = 0; i < count; ++i) {
+      const float scale = fmt::load_f32(&blob_[start + int8::kScaleSize * (i / row_length)]);
+      const int8_t code = static_cast<int8_t>(blob_[start + int8::mean_codes_offset(rows) + i]);
+      values[i] = int8::mean<double>(scale, code);
+    }
+    return values;
+  }
   fmt::Storage storage(size_t descriptor) const {
     return static_cast<fmt::Storage>(u32(descriptor + fmt::tensor::kStorage));
   }
@@ -145,8 +169,8 @@ Model read_blob(std::span<const uint8_t> blob) {
     // pbp_open admitted only the activations fmt::Activation names.
     layer.activation =
         static_cast<fmt::Activation>(reader.u32(record + fmt::layer_record::kActivation));
-    layer.mean = reader.tensor(record + fmt::layer_record::kMean);
-    layer.variance = reader.tensor(record + fmt::layer_record::kVariance);
+    layer.mean = reader.weights(record + fmt::layer_record::kMean, layer.outputs, false);
+    layer.variance = reader.weights(record + fmt::layer_record::kVariance, layer.outputs, true);
     // pbp_open checked every layer has one storage type; a blob has one for all layers when
     // written by write_blob, and the first layer's is kept otherwise.
     if (l == 0) model.weight_storage = reader.storage(record + fmt::layer_record::kMean);

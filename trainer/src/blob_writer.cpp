@@ -1,6 +1,9 @@
 // The model blob writer: lays the sections out in the order FORMAT.md shows, then checks the
 // result with the runtime's own reader.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,7 +70,7 @@ void check_model(const Model& model) {
     throw std::invalid_argument("write_blob: unsupported task");
   }
   if (model.weight_storage != fmt::Storage::float32 &&
-      model.weight_storage != fmt::Storage::float16) {
+      model.weight_storage != fmt::Storage::float16 && model.weight_storage != fmt::Storage::int8) {
     throw std::invalid_argument("write_blob: unsupported weight storage");
   }
   const float scale = static_cast<float>(model.epistemic_scale);
@@ -160,6 +163,72 @@ void put_weight_tensor(ByteWriter& out, size_t at, const std::vector<double>& va
   out.put_u32(at + fmt::tensor::kElementCount, static_cast<uint32_t>(values.size()));
   out.put_u32(at + fmt::tensor::kOffset, static_cast<uint32_t>(offset));
   out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 2));
+}
+
+// An int8 scale: `largest / code_max` rounded to float32, at least the smallest normal float (so
+// an all-zero row, or one too small for float, still has a valid scale). Applied to decoded
+// values (largest = scale x code_max exactly) it gives the scale back: quantising is idempotent.
+float int8_scale(double largest, double code_max) {
+  return std::max(static_cast<float>(largest / code_max), std::numeric_limits<float>::min());
+}
+
+// A layer's weight tensors in storage type 3 (format.hpp's int8_weights), from the values as
+// given (in double: an int8 blob's decoded values s_j q and w u^2 are exact there, so writing
+// read_blob's model again gives the same bytes): means to the nearest s_j q with one scale per
+// row, variances to the nearest w u^2 (u rounded as a standard deviation, sqrt(v / w)) with one
+// scale per tensor, u >= 1: rounding never makes a weight look certain.
+void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t data_start) {
+  namespace int8 = fmt::int8_weights;
+  const uint32_t rows = layer.outputs;
+  const uint32_t row_length = layer.row_length();
+  const uint32_t count = rows * row_length;
+  std::vector<double> means(count), variances(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    to_float(layer.mean[i], "a weight mean");  // finite in float32, as every blob value
+    to_float(layer.variance[i], "a weight variance");
+    means[i] = layer.mean[i];
+    variances[i] = layer.variance[i];
+    if (variances[i] < 0.0) throw std::invalid_argument("write_blob: a weight variance is < 0");
+  }
+  out.align4();
+  const size_t mean_at = out.reserve(int8::mean_byte_length(rows, count));
+  for (uint32_t j = 0; j < rows; ++j) {
+    double largest = 0.0;
+    for (uint32_t k = 0; k < row_length; ++k) {
+      largest = std::max(largest, std::fabs(means[j * row_length + k]));
+    }
+    const float scale = int8_scale(largest, int8::kMeanCodeMax);
+    out.put_f32(mean_at + int8::kScaleSize * j, scale);
+    for (uint32_t k = 0; k < row_length; ++k) {
+      const double code = std::clamp(std::nearbyint(means[j * row_length + k] / scale),
+                                     -double{int8::kMeanCodeMax}, double{int8::kMeanCodeMax});
+      out.bytes()[mean_at + int8::mean_codes_offset(rows) + j * row_length + k] =
+          static_cast<uint8_t>(static_cast<int8_t>(code));
+    }
+  }
+  out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kStorage, PBP_STORAGE_INT8);
+  out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kElementCount, count);
+  out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kOffset,
+              static_cast<uint32_t>(mean_at - data_start));
+  out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kByteLength,
+              static_cast<uint32_t>(int8::mean_byte_length(rows, count)));
+
+  out.align4();
+  const size_t variance_at = out.reserve(int8::variance_byte_length(count));
+  const double largest = *std::max_element(variances.begin(), variances.end());
+  const double code_max = int8::kVarianceCodeMax;
+  const float scale = int8_scale(largest, code_max * code_max);
+  out.put_f32(variance_at, scale);
+  for (uint32_t i = 0; i < count; ++i) {
+    const double code = std::clamp(std::nearbyint(std::sqrt(variances[i] / scale)), 1.0, code_max);
+    out.bytes()[variance_at + int8::kVarianceCodesOffset + i] = static_cast<uint8_t>(code);
+  }
+  out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kStorage, PBP_STORAGE_INT8);
+  out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kElementCount, count);
+  out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kOffset,
+              static_cast<uint32_t>(variance_at - data_start));
+  out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kByteLength,
+              static_cast<uint32_t>(int8::variance_byte_length(count)));
 }
 
 void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value, size_t length) {
@@ -280,6 +349,10 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(record + fmt::layer_record::kInputs, layer.inputs);
     out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
     out.put_u32(record + fmt::layer_record::kActivation, static_cast<uint32_t>(layer.activation));
+    if (model.weight_storage == fmt::Storage::int8) {
+      put_int8_weights(out, record, layer, data_at);
+      continue;
+    }
     put_weight_tensor(out, record + fmt::layer_record::kMean, layer.mean, model.weight_storage,
                       false, data_at, "a weight mean");
     put_weight_tensor(out, record + fmt::layer_record::kVariance, layer.variance,

@@ -106,7 +106,7 @@ namespace tensor {
 inline constexpr uint32_t kStorage = 0;       // u32, Storage
 inline constexpr uint32_t kElementCount = 4;  // u32, the tensor's shape product
 inline constexpr uint32_t kOffset = 8;        // u32, from the tensor data section start, % 4 == 0
-inline constexpr uint32_t kByteLength = 12;   // u32, exactly stored_byte_length(storage, count)
+inline constexpr uint32_t kByteLength = 12;   // u32, exactly weight_tensor_byte_length(...)
 inline constexpr uint32_t kSize = 16;
 }  // namespace tensor
 
@@ -115,15 +115,57 @@ enum class Storage : uint32_t {
   // IEEE-754 binary16 (float16.hpp), little-endian u16: 2 bytes per element. Layer weight
   // tensors only (mean and variance of a layer alike); the variances are > 0.
   float16 = PBP_STORAGE_FLOAT16,
-  // Reserved: 3 = int8 with a per-row float32 scale (not readable yet: PBP_ERR_STORAGE_TYPE).
+  // 1 byte per element plus float32 scales (namespace int8_weights). Layer weight tensors only
+  // (mean and variance of a layer alike).
+  int8 = PBP_STORAGE_INT8,
 };
 
-// The byte length a tensor of `count` elements has in `storage`, 0 for a storage type this
-// reader does not know.
+// The byte length a float tensor of `count` elements has in `storage`, 0 for a storage type
+// that is not one float per element (int8: weight_tensor_byte_length).
 inline constexpr uint64_t stored_byte_length(uint32_t storage, uint32_t count) {
   return storage == PBP_STORAGE_FLOAT32   ? 4ull * count
          : storage == PBP_STORAGE_FLOAT16 ? 2ull * count
                                           : 0ull;
+}
+
+// Storage type 3, a layer's weights as int8 codes with float32 scales (FORMAT.md explains the
+// choice). Mean tensor: `rows` (the layer's outputs) f32 scales s_j, finite and > 0, then the
+// rows' int8 codes q (two's complement, row-major [outputs][inputs + 1]): mean = s_j q.
+// Variance tensor: one f32 scale w, finite and > 0, then the u8 codes u, 1 .. 255, row-major:
+// variance = w u^2 (u is a standard deviation in units of sqrt w, so a decode is a multiply).
+namespace int8_weights {
+inline constexpr uint32_t kScaleSize = 4;
+inline constexpr int32_t kMeanCodeMax = 127;       // the writer's codes: -127 .. 127
+inline constexpr uint32_t kVarianceCodeMax = 255;  // 0 is invalid: a variance is > 0
+inline constexpr uint64_t mean_byte_length(uint32_t rows, uint32_t count) {
+  return uint64_t{kScaleSize} * rows + count;
+}
+inline constexpr uint64_t variance_byte_length(uint32_t count) {
+  return uint64_t{kScaleSize} + count;
+}
+// Where the codes start in a tensor's bytes.
+inline constexpr uint32_t mean_codes_offset(uint32_t rows) {
+  return kScaleSize * rows;
+}
+inline constexpr uint32_t kVarianceCodesOffset = kScaleSize;
+// The decoded values, exact in double (a float times an integer below 2^16).
+template <class T>
+inline T mean(float row_scale, int8_t code) {
+  return static_cast<T>(row_scale) * static_cast<T>(code);
+}
+template <class T>
+inline T variance(float scale, uint8_t code) {
+  return static_cast<T>(scale) * static_cast<T>(uint32_t{code} * code);
+}
+}  // namespace int8_weights
+
+// The byte length of a layer's mean (`variance` false) or variance tensor of `count` elements
+// in `rows` rows, in `storage`; 0 for a storage type this reader does not know.
+inline constexpr uint64_t weight_tensor_byte_length(uint32_t storage, bool variance, uint32_t rows,
+                                                    uint32_t count) {
+  return storage != PBP_STORAGE_INT8 ? stored_byte_length(storage, count)
+         : variance                  ? int8_weights::variance_byte_length(count)
+                                     : int8_weights::mean_byte_length(rows, count);
 }
 
 enum class Activation : uint32_t {

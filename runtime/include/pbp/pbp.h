@@ -10,7 +10,8 @@
  *   pbp_status s = pbp_predict(&model, x, n, 0.95f, workspace, sizeof workspace, &p);
  *
  * Memory: the blob stays in flash, read in place; it takes 8 bytes per weight (float32 mean and
- * variance; 4 with float16 weights, PBP_STORAGE_FLOAT16), 16 per input, 48 per layer and 204
+ * variance; 4 with float16 weights, PBP_STORAGE_FLOAT16; about 2 with int8 weights,
+ * PBP_STORAGE_INT8), 16 per input, 48 per layer and 204
  * bytes of structure (FORMAT.md, "Sizes"). RAM is a pbp_model and one workspace of
  * PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
  *
@@ -80,9 +81,9 @@ typedef enum pbp_status {
   PBP_ERR_TENSOR_MISALIGNED = 24, /* a tensor offset not a multiple of 4 */
   PBP_ERR_TENSOR_RANGE = 25,      /* a tensor outside the tensor data section */
   /* Values. */
-  PBP_ERR_NONFINITE_VALUE = 26,     /* NaN or Inf in a weight, Gamma or standardisation value */
-  PBP_ERR_NEGATIVE_VARIANCE = 27,   /* a weight variance below zero (float16: not above zero) */
-  PBP_ERR_BAD_GAMMA = 28,           /* a Gamma with a <= 1 or b <= 0 */
+  PBP_ERR_NONFINITE_VALUE = 26,   /* NaN or Inf in a weight, Gamma or standardisation value */
+  PBP_ERR_NEGATIVE_VARIANCE = 27, /* a weight variance below zero (float16, int8: not above zero) */
+  PBP_ERR_BAD_GAMMA = 28,         /* a Gamma with a <= 1 or b <= 0 */
   PBP_ERR_BAD_STANDARDISATION = 29, /* a std <= 0, subnormal, or (input) < 2^-14 |mean| */
   PBP_ERR_BAD_METADATA = 30,        /* malformed metadata section */
   /* Prediction. */
@@ -100,15 +101,16 @@ typedef enum pbp_status {
   /* Values (a check added after the prediction codes). */
   PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean */
   PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range */
+  PBP_ERR_BAD_SCALE = 44,           /* an int8 weight tensor's scale not finite or not > 0 */
   /* Learning (pbp_learn.h). */
-  PBP_ERR_BAD_TARGET = 44,       /* a target that is not finite, or not a label of the task */
-  PBP_ERR_BUFFER_TOO_SMALL = 45, /* learner state or blob output buffer smaller than needed */
+  PBP_ERR_BAD_TARGET = 45,       /* a target that is not finite, or not a label of the task */
+  PBP_ERR_BUFFER_TOO_SMALL = 46, /* learner state or blob output buffer smaller than needed */
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_NUM_STATUSES 46 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
+#define PBP_NUM_STATUSES 47 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
 
 /* Tasks: what a model predicts, and the predict function for it. Calling another predict
  * function returns PBP_ERR_WRONG_TASK. */
@@ -133,6 +135,7 @@ typedef enum pbp_status {
 /* Storage types of a tensor (format field): how a layer's weights are encoded in the blob. */
 #define PBP_STORAGE_FLOAT32 1u /* IEEE binary32: 4 bytes per element */
 #define PBP_STORAGE_FLOAT16 2u /* IEEE binary16: 2 bytes per element (layer weights only) */
+#define PBP_STORAGE_INT8 3u    /* int8 codes with float32 scales (layer weights only) */
 
 /* Activations (format field). */
 #define PBP_ACTIVATION_LINEAR 0u
@@ -154,6 +157,10 @@ typedef enum pbp_status {
 #ifndef PBP_WITH_FLOAT16
 #define PBP_WITH_FLOAT16 1
 #endif
+/* And the int8 weight kernel (PBP_RUNTIME_STORAGE without int8, or PBP_WITH_INT8=0). */
+#ifndef PBP_WITH_INT8
+#define PBP_WITH_INT8 1
+#endif
 
 /* A string inside the blob: UTF-8 by convention, not NUL-terminated. */
 typedef struct pbp_string {
@@ -169,7 +176,8 @@ typedef struct pbp_layer {
   uint32_t outputs;
   uint32_t activation; /* PBP_ACTIVATION_* */
   uint32_t storage;    /* PBP_STORAGE_* of both weight tensors */
-  /* The tensors' bytes in the blob whatever the storage (float16: little-endian halves). */
+  /* The tensors' bytes in the blob whatever the storage (float16: little-endian halves; int8:
+     scales then codes, format.hpp's int8_weights). */
   const void* stored_mean;
   const void* stored_variance;
 } pbp_layer;

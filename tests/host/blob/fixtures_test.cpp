@@ -186,6 +186,19 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
       &zero_variance[section_offset(float16, fmt::SectionType::tensor_data) + variance_offset], 0);
   reseal(zero_variance);
   check_or_write("tests/fuzz/corpus/zero_variance_float16.pbp", zero_variance);
+
+  pbp::trainer::Model int8_model = pbp::test_fixtures::pattern_model(3, {4, 3});  // storage 3
+  int8_model.weight_storage = fmt::Storage::int8;
+  const Bytes int8 = pbp::trainer::write_blob(int8_model);
+  check_or_write("tests/fuzz/corpus/valid_int8.pbp", int8);
+  Bytes zero_scale = int8;  // layer 0's variance scale 0: PBP_ERR_BAD_SCALE
+  const uint32_t int8_layers = section_offset(int8, fmt::SectionType::layers);
+  const uint32_t scale_offset =
+      fmt::load_u32(&int8[int8_layers + fmt::layer_record::kVariance + fmt::tensor::kOffset]);
+  fmt::store_f32(&zero_scale[section_offset(int8, fmt::SectionType::tensor_data) + scale_offset],
+                 0.0f);
+  reseal(zero_scale);
+  check_or_write("tests/fuzz/corpus/zero_scale_int8.pbp", zero_scale);
 }
 
 }  // namespace

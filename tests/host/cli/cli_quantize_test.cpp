@@ -1,4 +1,4 @@
-// `pbp quantize` and `pbp train --storage`: float16 blobs from the command line.
+// `pbp quantize` and `pbp train --storage`: float16 and int8 blobs from the command line.
 #include <string>
 
 #include "cli_helpers.hpp"
@@ -44,11 +44,86 @@ TEST_F(Quantize, MatchesTrainingWithFloat16Storage) {
   EXPECT_NE(read_file(path("back.pbp")), read_file(path("f32.pbp")));  // the rounding stays
 }
 
+// int8 likewise: train --storage int8 writes what quantising the float32 blob writes; quantising
+// the int8 blob again changes nothing (its decoded values are what it encodes); inspect reports
+// int8 layers and their rounding; the weights take about 2 bytes each.
+TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
+  write_file(path("train.csv"), regression_csv(60));
+  const std::vector<std::string> train = {"train",    "--data", path("train.csv"), "--hidden", "6",
+                                          "--epochs", "3",      "--seed",          "5"};
+  std::vector<std::string> f32 = train, i8 = train;
+  f32.insert(f32.end(), {"--out", path("f32.pbp")});
+  i8.insert(i8.end(), {"--out", path("i8.pbp"), "--storage", "int8"});
+  ASSERT_EQ(run_pbp(f32).exit_code, 0);
+  const RunResult trained = run_pbp(i8);
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  const RunResult quantised =
+      run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("q.pbp")});
+  ASSERT_EQ(quantised.exit_code, 0) << quantised.err;
+  EXPECT_EQ(read_file(path("q.pbp")), read_file(path("i8.pbp")));
+  const RunResult again =
+      run_pbp({"quantize", path("q.pbp"), "--storage", "int8", "--out", path("q2.pbp")});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("largest change: means 0 (relative 0), variances 0 (relative 0)"),
+            std::string::npos)
+      << again.out;
+  EXPECT_EQ(read_file(path("q2.pbp")), read_file(path("q.pbp")));
+
+  const RunResult inspect = run_pbp({"inspect", path("q.pbp")});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("2 -> 6 relu, int8 weights"), std::string::npos) << inspect.out;
+  // 2 -> 6 -> 1: 25 weights in 7 rows; 7 row scales, 2 variance scales, 2 x 25 codes = 86 bytes.
+  EXPECT_NE(inspect.out.find("mean + variance: 86 bytes, 3.44 per weight"), std::string::npos)
+      << inspect.out;
+  EXPECT_NE(inspect.out.find("rounding:   int8 weights are within"), std::string::npos);
+}
+
+// pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
+// tolerance; a blob that is not the original quantised is refused, not compared.
+TEST_F(Quantize, VerifyAgainstTheFloat32Original) {
+  write_file(path("train.csv"), regression_csv(60));
+  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
+                     "--seed", "5", "--out", path("f32.pbp")})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
+                     "--seed", "6", "--out", path("other.pbp")})
+                .exit_code,
+            0);
+  ASSERT_EQ(run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("i8.pbp")})
+                .exit_code,
+            0);
+  const RunResult verified = run_pbp({"verify", "--model", path("i8.pbp"), "--reference",
+                                      path("f32.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("(quantisation tolerance 0.05)"), std::string::npos) << verified.out;
+  EXPECT_NE(verified.out.find("tolerance 0.05: PASS"), std::string::npos) << verified.out;
+  // Without the reference the int8 blob is verified against its own decoded weights: float
+  // rounding and the kernel's int16 unit moments, within the int8 default 5e-3 but not 1e-5.
+  const RunResult own = run_pbp({"verify", "--model", path("i8.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(own.exit_code, 0) << own.out;
+  EXPECT_NE(own.out.find("tolerance 0.005: PASS"), std::string::npos) << own.out;
+  EXPECT_EQ(run_pbp({"verify", "--model", path("i8.pbp"), "--data", path("train.csv"),
+                     "--tolerance", "1e-7"})
+                .exit_code,
+            1);
+  // Against the original the default tolerance sees the quantisation.
+  EXPECT_EQ(run_pbp({"verify", "--model", path("i8.pbp"), "--reference", path("f32.pbp"), "--data",
+                     path("train.csv"), "--tolerance", "1e-5"})
+                .exit_code,
+            1);
+  const RunResult other = run_pbp({"verify", "--model", path("i8.pbp"), "--reference",
+                                   path("other.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("is not " + path("other.pbp") + " quantised to int8"), std::string::npos)
+      << other.err;
+}
+
 TEST_F(Quantize, BadArgumentsLeaveNothing) {
   const RunResult storage = run_pbp(
       {"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int4", "--out", path("x.pbp")});
   EXPECT_EQ(storage.exit_code, 2);
-  EXPECT_NE(storage.err.find("--storage must be float32 or float16"), std::string::npos);
+  EXPECT_NE(storage.err.find("--storage must be float32, float16 or int8"), std::string::npos);
   const RunResult blob = run_pbp(
       {"quantize", kCorpus + "truncated.pbp", "--storage", "float16", "--out", path("x.pbp")});
   EXPECT_EQ(blob.exit_code, 1);

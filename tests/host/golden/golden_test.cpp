@@ -75,6 +75,9 @@ const std::vector<Spec>& specs() {
        1.0,
        Activation::relu,
        format::Storage::float16},
+      // The int8 kernel (storage type 3) on the same trained networks.
+      {"3-8-1 int8", 3, {8}, 400, 40, 11, 1.0, Activation::relu, format::Storage::int8},
+      {"4-16-16-1 int8", 4, {16, 16}, 400, 40, 13, 1.0, Activation::relu, format::Storage::int8},
   };
   return list;
 }

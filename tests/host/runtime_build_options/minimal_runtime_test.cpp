@@ -1,6 +1,7 @@
-// A runtime built with ReLU and float32 only (PBP_WITH_ERF=0, PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0)
-// opens and runs the corpus's ReLU float32 models, and refuses its erf and sign models with
-// PBP_ERR_ACTIVATION and its float16 ones with PBP_ERR_STORAGE_TYPE: it never misreads them.
+// A runtime built with ReLU and float32 only (PBP_WITH_ERF=0, PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0,
+// PBP_WITH_INT8=0) opens and runs the corpus's ReLU float32 models, and refuses its erf and sign
+// models with PBP_ERR_ACTIVATION and its float16 and int8 ones with PBP_ERR_STORAGE_TYPE: it
+// never misreads them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +14,8 @@
 
 namespace {
 
-static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0,
+static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0 &&
+                  PBP_WITH_INT8 == 0,
               "this test needs the minimal build");
 
 std::vector<uint8_t> corpus_blob(const std::string& name) {
@@ -30,11 +32,13 @@ TEST(MinimalRuntime, RefusesErfAndSignModels) {
   }
 }
 
-TEST(MinimalRuntime, RefusesFloat16Models) {
-  const std::vector<uint8_t> blob = corpus_blob("valid_float16.pbp");
-  ASSERT_FALSE(blob.empty());
-  pbp_model model;
-  EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_STORAGE_TYPE);
+TEST(MinimalRuntime, RefusesFloat16AndInt8Models) {
+  for (const char* name : {"valid_float16.pbp", "valid_int8.pbp"}) {
+    const std::vector<uint8_t> blob = corpus_blob(name);
+    ASSERT_FALSE(blob.empty()) << name;
+    pbp_model model;
+    EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_STORAGE_TYPE) << name;
+  }
 }
 
 TEST(MinimalRuntime, RunsReluModels) {

@@ -3,6 +3,7 @@
 // that no code was left out.
 #include "blob_edit.hpp"
 #include "harness.hpp"
+#include "int8_blob.hpp"
 #include "pbp/math.hpp"
 
 namespace {
@@ -474,6 +475,15 @@ PBP_TEST(learner_statuses) {
                 PBP_ERR_BAD_TARGET);
   EXPECT_STATUS(pbp_learn_update(&learner, x, 2, 1.0f, workspace, sizeof workspace, nullptr),
                 PBP_OK);
+}
+
+PBP_TEST(int8_scale_status) {  // every int8 path: int8_test.cpp
+  static EditableBlob blob;
+  pbp_test::tiny_int8(blob, false);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  uint8_t* variance = pbp_test::layer_record(blob, 0) + fmt::layer_record::kVariance;
+  set_f32(pbp_test::tensor_element(blob, variance, 0), 0.0f);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_SCALE);
 }
 
 PBP_TEST(every_status_code_was_reached) {

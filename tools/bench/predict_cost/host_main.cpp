@@ -24,6 +24,7 @@
 #include "kernels.hpp"
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
+#include "pbp/trainer/blob.hpp"
 
 namespace {
 
@@ -82,89 +83,39 @@ struct Xoshiro {
 };
 
 // A 13-50-1 blob with plausible trained-model statistics: means ~ N(0, 1), variances log-uniform
-// in [1e-3, 0.3], noise Gamma(6, 1) (aleatoric sd ~ 0.45 target sd).
+// in [1e-3, 0.3], noise Gamma(6, 1) (aleatoric sd ~ 0.45 target sd). Written by the project's
+// writer (trainer/src/blob_writer.cpp), float32 weights.
 std::vector<uint8_t> random_blob(uint64_t seed) {
   const uint32_t inputs = 13, hidden = 50;
   const uint32_t shapes[2][2] = {{inputs, hidden}, {hidden, 1}};
   Xoshiro rng(seed);
-  std::vector<float> data;
-  uint32_t tensor_offsets[6], tensor_counts[6];
-  int t = 0;
+  pbp::trainer::Model model;
   for (const auto& shape : shapes) {
+    pbp::trainer::Layer layer;
+    layer.inputs = shape[0];
+    layer.outputs = shape[1];
+    layer.activation = model.layers.empty() ? fmt::Activation::relu : fmt::Activation::linear;
     const uint32_t n = shape[1] * (shape[0] + 1);
-    tensor_offsets[t] = static_cast<uint32_t>(data.size() * 4);
-    tensor_counts[t++] = n;
-    for (uint32_t i = 0; i < n; ++i) data.push_back(static_cast<float>(rng.normal()));
-    tensor_offsets[t] = static_cast<uint32_t>(data.size() * 4);
-    tensor_counts[t++] = n;
+    // Each value rounded to float32 as it is drawn, as the blob holds it.
+    for (uint32_t i = 0; i < n; ++i) layer.mean.push_back(static_cast<float>(rng.normal()));
     for (uint32_t i = 0; i < n; ++i) {
-      data.push_back(
+      layer.variance.push_back(
           static_cast<float>(std::exp(std::log(1e-3) + rng.uniform() * std::log(300.0))));
     }
+    model.layers.push_back(std::move(layer));
   }
-  tensor_offsets[4] = static_cast<uint32_t>(data.size() * 4);
-  tensor_counts[4] = inputs;
-  for (uint32_t i = 0; i < inputs; ++i) data.push_back(static_cast<float>(10.0 * rng.normal()));
-  tensor_offsets[5] = static_cast<uint32_t>(data.size() * 4);
-  tensor_counts[5] = inputs;
-  for (uint32_t i = 0; i < inputs; ++i)
-    data.push_back(static_cast<float>(1.0 + 5.0 * rng.uniform()));
-
-  const uint32_t sections = 4;
-  const uint32_t model_at = fmt::header::kSize + sections * fmt::section_entry::kSize;
-  const uint32_t layers_at = model_at + fmt::model_section::kSize;
-  const uint32_t std_at = layers_at + 2 * fmt::layer_record::kSize;
-  const uint32_t data_at = std_at + fmt::standardisation_section::kSize;
-  const uint32_t data_bytes = static_cast<uint32_t>(data.size() * 4);
-  const uint32_t total = data_at + data_bytes + fmt::kCrcSize;
-  std::vector<uint8_t> b(total, 0);
-  std::memcpy(b.data(), fmt::kMagic, 4);
-  fmt::store_u32(&b[fmt::header::kVersion], fmt::kVersion);
-  fmt::store_u32(&b[fmt::header::kTotalSize], total);
-  fmt::store_u32(&b[fmt::header::kHeaderSize], fmt::header::kSize);
-  fmt::store_u32(&b[fmt::header::kSectionCount], sections);
-  const uint32_t table[4][3] = {{1, model_at, fmt::model_section::kSize},
-                                {2, layers_at, 2 * fmt::layer_record::kSize},
-                                {3, std_at, fmt::standardisation_section::kSize},
-                                {4, data_at, data_bytes}};
-  for (uint32_t i = 0; i < sections; ++i) {
-    uint8_t* e = &b[fmt::header::kSize + i * fmt::section_entry::kSize];
-    fmt::store_u32(e + fmt::section_entry::kType, table[i][0]);
-    fmt::store_u32(e + fmt::section_entry::kFlags, fmt::kSectionRequired);
-    fmt::store_u32(e + fmt::section_entry::kOffset, table[i][1]);
-    fmt::store_u32(e + fmt::section_entry::kLength, table[i][2]);
+  pbp::trainer::Standardisation& s = model.standardisation;
+  for (uint32_t i = 0; i < inputs; ++i) {
+    s.input_mean.push_back(static_cast<float>(10.0 * rng.normal()));
   }
-  uint8_t* m = &b[model_at];
-  fmt::store_u32(m + fmt::model_section::kLikelihood, 0);
-  fmt::store_u32(m + fmt::model_section::kInputCount, inputs);
-  fmt::store_u32(m + fmt::model_section::kOutputCount, 1);
-  fmt::store_u32(m + fmt::model_section::kLayerCount, 2);
-  fmt::store_f32(m + fmt::model_section::kNoiseA, 6.0f);
-  fmt::store_f32(m + fmt::model_section::kNoiseB, 1.0f);
-  fmt::store_f32(m + fmt::model_section::kPriorA, 6.0f);
-  fmt::store_f32(m + fmt::model_section::kPriorB, 6.0f);
-  auto tensor = [&](uint8_t* p, int index) {
-    fmt::store_u32(p + fmt::tensor::kStorage, 1);
-    fmt::store_u32(p + fmt::tensor::kElementCount, tensor_counts[index]);
-    fmt::store_u32(p + fmt::tensor::kOffset, tensor_offsets[index]);
-    fmt::store_u32(p + fmt::tensor::kByteLength, 4 * tensor_counts[index]);
-  };
-  for (uint32_t l = 0; l < 2; ++l) {
-    uint8_t* r = &b[layers_at + l * fmt::layer_record::kSize];
-    fmt::store_u32(r + fmt::layer_record::kInputs, shapes[l][0]);
-    fmt::store_u32(r + fmt::layer_record::kOutputs, shapes[l][1]);
-    fmt::store_u32(r + fmt::layer_record::kActivation, l == 0 ? 1 : 0);
-    tensor(r + fmt::layer_record::kMean, static_cast<int>(2 * l));
-    tensor(r + fmt::layer_record::kVariance, static_cast<int>(2 * l + 1));
+  for (uint32_t i = 0; i < inputs; ++i) {
+    s.input_std.push_back(static_cast<float>(1.0 + 5.0 * rng.uniform()));
   }
-  uint8_t* s = &b[std_at];
-  fmt::store_f32(s + fmt::standardisation_section::kTargetMean, 22.5f);
-  fmt::store_f32(s + fmt::standardisation_section::kTargetStd, 9.2f);
-  tensor(s + fmt::standardisation_section::kInputMean, 4);
-  tensor(s + fmt::standardisation_section::kInputStd, 5);
-  for (size_t i = 0; i < data.size(); ++i) fmt::store_f32(&b[data_at + 4 * i], data[i]);
-  fmt::store_u32(&b[total - 4], fmt::crc32(b.data(), total - 4));
-  return b;
+  s.target_mean = 22.5f;
+  s.target_std = 9.2f;
+  model.noise = {6.0, 1.0};
+  model.prior = {6.0, 6.0};
+  return pbp::trainer::write_blob(model);
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {

@@ -10,7 +10,8 @@
 namespace pbp::trainer {
 
 // The blob of `model`: Gammas and standardisation as float32, the layers' weights in
-// model.weight_storage (float32, or float16 rounded from the float32 values), the metadata as it
+// model.weight_storage (float32; float16 rounded from the float32 values; int8 quantised from the
+// values as given, FORMAT.md "Storage type 3"), the metadata as it
 // is. Throws std::invalid_argument if the model is inconsistent (shapes that do not chain, a value
 // that is not finite in float32, a Gamma with a <= 1, ...): the blob is checked by opening it
 // with the runtime before it is returned, so every blob this returns opens.

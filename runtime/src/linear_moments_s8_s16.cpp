@@ -1,0 +1,171 @@
+// The int8 layer kernel (storage type 3, format.hpp's int8_weights), s8 weights x s16
+// activations: linear_moments with integer sums. With m_w = s_j q and v_w = w u^2,
+//   a_mean = s_j sum_k q A_k                          A_k = m_z[k]
+//   a_var  = w sum_k u^2 B_k + s_j^2 sum_k q^2 C_k    B_k = m_z[k]^2 + v_z[k],  C_k = v_z[k]
+// (each times the layer scale; the bias is k = n with A = B = 1, C = 0). Per layer and
+// prediction each of A, B, C is rounded once to int16 codes with one power-of-two scale per
+// vector (linear_moments_s8_s16.hpp); the sums are then exact integers (any order, the DSP
+// loop's too) and meet float only in their IEEE conversion and a few multiplies per row. The
+// first layer's input is exact (v_z = 0): no C, and B is rounded from A's codes squared.
+// Where the codes live: in place of the input moments, which the pass never reads again
+// (forward_pass's workspace): n floats of m_z hold A's and B's codes (4n bytes), or A's with
+// v_z's n floats holding C's and B's.
+#include "linear_moments_s8_s16.hpp"
+
+#include "stored_weights.hpp"
+
+#if PBP_WITH_INT8  // else the runtime is built without int8 (pbp.h)
+namespace pbp::detail {
+namespace {
+using namespace s8_s16;
+
+// A layer's activation codes: where they are, their exponents (value = code * 2^e) and the
+// bias unit's codes.
+struct Codes {
+  const uint8_t* a;
+  const uint8_t* b;
+  const uint8_t* c;  // null when every C_k is 0 (the first layer, or all variances 0)
+  int32_t ea, eb, ec;
+  int32_t bias_a, bias_b;
+};
+
+constexpr uint32_t kOneBits = 0x3F800000u;  // 1.0f: the bias unit's A and B
+
+// The first layer: A from the exact input, then B = A^2 from A's codes, shifted right (rounding
+// halves up) by the least sB that keeps the largest at most kCodeMax: value 2^(2 eA + sB) B16.
+bool codes_of_exact_input(uint32_t n, float* z_mean, Codes& codes) {
+  uint32_t max_a = kOneBits;
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t m = magnitude_bits(z_mean[k]);
+    max_a = m > max_a ? m : max_a;
+  }
+  if (!is_finite_magnitude(max_a)) return false;
+  codes.ea = code_exponent(max_a);
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(z_mean);
+  for (uint32_t k = 0; k < n; ++k) {  // code k over float k / 2 (at most k / 2 + 1), read
+    store_code(bytes, code_position(k, n), round_scaled(z_mean[k], codes.ea));
+  }
+  codes.bias_a = round_magnitude(kOneBits, codes.ea);
+  const uint32_t largest = static_cast<uint32_t>(round_magnitude(max_a, codes.ea));
+  uint32_t shift = 0;
+  while (((largest * largest + ((1u << shift) >> 1)) >> shift) > uint32_t{kCodeMax}) ++shift;
+  const auto square_code = [shift](int32_t a) {
+    const uint32_t a2 = static_cast<uint32_t>(a * a);
+    return static_cast<int32_t>((a2 + ((1u << shift) >> 1)) >> shift);
+  };
+  uint8_t* b_bytes = bytes + 2u * n;  // floats n/2 .. n - 1, all read
+  for (uint32_t k = 0; k < n; ++k) store_code(b_bytes, k, square_code(load_code(bytes, k)));
+  codes.bias_b = square_code(codes.bias_a);
+  codes.eb = 2 * codes.ea + static_cast<int32_t>(shift);
+  codes.a = bytes;
+  codes.b = b_bytes;
+  codes.c = nullptr;
+  codes.ec = 0;
+  return true;
+}
+
+// Unit variances are >= 0 (every activation's moments are); a negative one would count as 0.
+int32_t round_nonnegative(float x, int32_t e) {
+  return (float_bits(x) >> 31) != 0 ? 0 : round_magnitude(magnitude_bits(x), e);
+}
+
+// A hidden layer: A, B (m_z^2 + v_z in float, as the float kernel forms it) and C from the
+// moments, each with its own exponent. A and B go interleaved over m_z's floats (code pair k
+// over float k, just read) and C over v_z's first half, then B moves to v_z's second half and
+// A closes up (each store over bytes already read).
+bool codes_of_moments(uint32_t n, float* z_mean, float* z_var, Codes& codes) {
+  uint32_t max_a = kOneBits, max_b = kOneBits, max_c = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const float m = z_mean[k], v = z_var[k];
+    const uint32_t a = magnitude_bits(m), b = magnitude_bits(m * m + v), c = magnitude_bits(v);
+    max_a = a > max_a ? a : max_a;
+    max_b = b > max_b ? b : max_b;
+    max_c = c > max_c ? c : max_c;
+  }
+  if (!is_finite_magnitude(max_a) || !is_finite_magnitude(max_b) || !is_finite_magnitude(max_c)) {
+    return false;
+  }
+  codes.ea = code_exponent(max_a);
+  codes.eb = code_exponent(max_b);
+  codes.ec = max_c != 0 ? code_exponent(max_c) : 0;
+  uint8_t* mean_bytes = reinterpret_cast<uint8_t*>(z_mean);
+  uint8_t* var_bytes = reinterpret_cast<uint8_t*>(z_var);
+  for (uint32_t k = 0; k < n; ++k) {
+    const float m = z_mean[k], v = z_var[k];
+    const int32_t a = round_scaled(m, codes.ea);
+    const int32_t b = round_nonnegative(m * m + v, codes.eb);
+    const int32_t c = max_c != 0 ? round_nonnegative(v, codes.ec) : 0;
+    store_code(mean_bytes, 2u * k, a);
+    store_code(mean_bytes, 2u * k + 1u, b);
+    store_code(var_bytes, code_position(k, n), c);
+  }
+  uint8_t* b_bytes = var_bytes + 2u * n;
+  for (uint32_t k = 0; k < n; ++k) {  // pair k read before A's code goes to k - 1 .. k + 1
+    const int32_t a = load_code(mean_bytes, 2u * k);
+    const uint32_t position = code_position(k, n);
+    store_code(b_bytes, position, load_code(mean_bytes, 2u * k + 1u));
+    store_code(mean_bytes, position, a);
+  }
+  codes.bias_a = round_magnitude(kOneBits, codes.ea);
+  codes.bias_b = round_magnitude(kOneBits, codes.eb);
+  codes.a = mean_bytes;
+  codes.b = b_bytes;
+  codes.c = max_c != 0 ? var_bytes : nullptr;
+  return true;
+}
+
+// The rows: exact integer sums, then per row a_mean = (S_A s_j) f_mean and
+// a_var = S_B f_spread + (S_C s_j^2) f_square, the f's per layer: the layer scales times the
+// codes' powers of two (and w).
+template <bool kHasC>
+void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, float* a_var) {
+  namespace int8 = format::int8_weights;
+  const uint32_t n = layer.inputs;
+  const LayerScale<float> scale = layer_scale<float>(n);
+  const uint32_t row_length = n + 1u;
+  const uint8_t* row_scales = static_cast<const uint8_t*>(layer.stored_mean);
+  const int8_t* means =
+      reinterpret_cast<const int8_t*>(row_scales + int8::mean_codes_offset(layer.outputs));
+  const uint8_t* variance_bytes = static_cast<const uint8_t*>(layer.stored_variance);
+  const float variance_scale = format::load_f32(variance_bytes);
+  const uint8_t* deviations = variance_bytes + int8::kVarianceCodesOffset;
+  const float mean_factor = scale_by_power_of_two(scale.mean, codes.ea);
+  const float spread_factor = scale_by_power_of_two(variance_scale, codes.eb) * scale.variance;
+  const float square_factor = kHasC ? scale_by_power_of_two(scale.variance, codes.ec) : 0.0f;
+  const uint64_t b_paired_total = kPairedOrder ? paired_code_total(codes.b, n) : 0u;
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    const int8_t* q = means + j * row_length;
+    const uint8_t* u = deviations + j * row_length;
+    RowSums sums = row_sums<kHasC>(q, u, n, codes.a, codes.b, codes.c, b_paired_total);
+    sums.mean += int32_t{q[n]} * codes.bias_a;
+    sums.spread += uint32_t{u[n]} * u[n] * static_cast<uint32_t>(codes.bias_b);
+    const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+    a_mean[j] = (to_float(sums.mean) * s) * mean_factor;
+    float var = to_float(sums.spread) * spread_factor;
+    if constexpr (kHasC) var += (to_float(sums.square) * (s * s)) * square_factor;
+    a_var[j] = var;
+  }
+}
+
+}  // namespace
+
+void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
+                           float* a_mean, float* a_var) {
+  const uint32_t n = layer.inputs;
+  Codes codes;
+  const bool finite = exact_input ? codes_of_exact_input(n, z_mean, codes)
+                                  : codes_of_moments(n, z_mean, z_var, codes);
+  if (!finite) {  // non-finite in, non-finite out, as in the float kernels
+    const float nan = float_from_bits(0x7FC00000u);
+    for (uint32_t j = 0; j < layer.outputs; ++j) a_mean[j] = a_var[j] = nan;
+    return;
+  }
+  if (codes.c != nullptr) {
+    rows_s8_s16<true>(layer, codes, a_mean, a_var);
+  } else {
+    rows_s8_s16<false>(layer, codes, a_mean, a_var);
+  }
+}
+
+}  // namespace pbp::detail
+#endif

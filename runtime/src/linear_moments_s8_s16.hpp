@@ -1,0 +1,301 @@
+// The pieces of the int8 kernel (linear_moments_s8_s16.cpp, s8 weights x s16 activations) that
+// its tests call on their own: the power-of-two quantisation of unit moments to int16, the
+// integer row sums (a portable loop and a paired loop shaped for the Cortex-M DSP instructions),
+// and the conversions back to float. Everything here is integer arithmetic, so every target
+// gets the same integers; the only float steps are IEEE-rounded conversions and multiplies by
+// powers of two.
+#pragma once
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#define PBP_S8_S16_DSP 1
+#else
+#define PBP_S8_S16_DSP 0
+#endif
+
+namespace pbp::detail::s8_s16 {
+
+// Activation codes are int16 in -kCodeMax .. kCodeMax (never -32768, so a code's negation fits).
+inline constexpr int32_t kCodeMax = 32767;
+
+inline uint32_t float_bits(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+inline float float_from_bits(uint32_t bits) {
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+// |x|'s bits: for non-NaN x they order as the magnitudes do, so maxima need no float compare.
+inline uint32_t magnitude_bits(float x) {
+  return float_bits(x) & 0x7FFFFFFFu;
+}
+inline bool is_finite_magnitude(uint32_t magnitude) {
+  return magnitude < 0x7F800000u;
+}
+
+// A finite nonzero magnitude as significand * 2^exponent, significand < 2^24 (subnormals too).
+struct Unpacked {
+  uint32_t significand;
+  int32_t exponent;
+};
+inline Unpacked unpack(uint32_t magnitude) {
+  const uint32_t biased = magnitude >> 23;
+  const uint32_t fraction = magnitude & 0x7FFFFFu;
+  if (biased == 0) return {fraction, -149};
+  return {fraction | 0x800000u, static_cast<int32_t>(biased) - 150};
+}
+
+// round(|x| * 2^-e), halves away from zero, of the magnitude bits of a finite x: exact integer
+// arithmetic on the bits (no float operation), so identical on every target. The caller's e
+// keeps the result at most kCodeMax.
+inline int32_t round_magnitude(uint32_t magnitude, int32_t e) {
+  if (magnitude == 0) return 0;
+  const Unpacked u = unpack(magnitude);
+  const int32_t shift = e - u.exponent;  // value * 2^-e = significand * 2^-shift
+  if (shift <= 0) return static_cast<int32_t>(u.significand << -shift);
+  if (shift > 25) return 0;  // below 2^24 * 2^-26 = 1/4
+  return static_cast<int32_t>((u.significand + (1u << (shift - 1))) >> shift);
+}
+inline int32_t round_scaled(float x, int32_t e) {
+  const int32_t q = round_magnitude(magnitude_bits(x), e);
+  return (float_bits(x) >> 31) != 0 ? -q : q;
+}
+// The exponent e of a vector whose largest finite magnitude is `max_magnitude` (> 0): the
+// smallest with round(max * 2^-e) <= kCodeMax, so the largest code is in 2^14 .. 32767 and
+// each code keeps 15 significant bits of the largest value.
+inline int32_t code_exponent(uint32_t max_magnitude) {
+  const Unpacked u = unpack(max_magnitude);
+  int32_t top = u.exponent;  // floor(log2(max)) = top + bit length of the significand - 1
+  for (uint32_t s = u.significand; s > 1u; s >>= 1) ++top;
+  int32_t e = top - 14;
+  if (round_magnitude(max_magnitude, e) > kCodeMax) ++e;
+  return e;
+}
+
+// 2^e as a float, for -149 <= e <= 127 (exact, subnormal below -126).
+inline float power_of_two(int32_t e) {
+  if (e >= -126) return float_from_bits(static_cast<uint32_t>(e + 127) << 23);
+  return float_from_bits(1u << (e + 149));
+}
+// x * 2^e, in at most two exact-power multiplies (each IEEE-rounded): e from -300 to 250.
+inline float scale_by_power_of_two(float x, int32_t e) {
+  if (e < -126) return (x * power_of_two(e + 126)) * power_of_two(-126);
+  if (e > 127) return (x * power_of_two(e - 127)) * power_of_two(127);
+  return x * power_of_two(e);
+}
+
+// An exact integer sum to the nearest float (IEEE, ties to even): below 2^32 by the 32-bit
+// conversion (one instruction with an FPU), above by integer operations on the bits, so no
+// 64-bit library conversion runs (slow without an FPU, and on Cortex-M4F too).
+inline float to_float(uint64_t x) {
+  const uint32_t high = static_cast<uint32_t>(x >> 32);
+  if (high == 0) return static_cast<float>(static_cast<uint32_t>(x));
+  const uint32_t shift = 40u - static_cast<uint32_t>(__builtin_clz(high));  // bit length - 24
+  // x = significand * 2^shift + rest, significand in 2^23 .. 2^24 - 1
+  uint32_t significand = static_cast<uint32_t>(x >> shift);
+  const uint64_t rest = x & ((uint64_t{1} << shift) - 1u);
+  const uint64_t half = uint64_t{1} << (shift - 1u);
+  if (rest > half || (rest == half && (significand & 1u) != 0)) ++significand;
+  uint32_t exponent = shift + 150u;  // biased: the value is significand * 2^(exponent - 150)
+  if (significand == (1u << 24)) {
+    significand >>= 1;
+    ++exponent;
+  }
+  return float_from_bits((exponent << 23) | (significand & 0x7FFFFFu));
+}
+inline float to_float(int64_t x) {
+  if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<float>(static_cast<int32_t>(x));
+  const float magnitude =
+      to_float(x < 0 ? 0u - static_cast<uint64_t>(x) : static_cast<uint64_t>(x));
+  return x < 0 ? -magnitude : magnitude;
+}
+
+// int16 codes in workspace bytes the caller owns, little-endian, read and written as bytes (no
+// alias rule is broken where the same bytes held floats, and no memcpy call where the core has
+// no unaligned access); compilers merge the bytes into one halfword access where they can.
+inline int32_t load_code(const uint8_t* codes, uint32_t k) {
+  const uint8_t* c = codes + 2u * k;
+  return static_cast<int16_t>(static_cast<uint16_t>(c[0] | (c[1] << 8)));
+}
+inline void store_code(uint8_t* codes, uint32_t k, int32_t code) {
+  uint8_t* c = codes + 2u * k;
+  c[0] = static_cast<uint8_t>(code & 0xFF);
+  c[1] = static_cast<uint8_t>((code >> 8) & 0xFF);
+}
+
+// Where the paired loop wants code k of `count`: each full group of four as k, k+2, k+1, k+3
+// (the halfword pairs SXTB16 and UXTB16 make of four weight bytes), the rest in order.
+inline uint32_t paired_position(uint32_t k, uint32_t count) {
+  if (k >= (count & ~3u)) return k;
+  const uint32_t within = k & 3u;
+  return (k & ~3u) | (within == 1u ? 2u : within == 2u ? 1u : within);
+}
+
+// One row's three sums over k < count (the bias term is the caller's):
+//   mean   = sum q_k A_k          (|term| < 2^22)
+//   spread = sum u_k^2 B_k        (B_k >= 0, term < 2^31)
+//   square = sum q_k^2 C_k        (C_k >= 0, term < 2^29; skipped without C)
+// Exact in 64 bits for any count <= 65535, so every summation order gives the same integers.
+struct RowSums {
+  int64_t mean;
+  uint64_t spread;
+  uint64_t square;
+};
+
+// The portable loop: one term at a time, codes in order (c_codes read only with kHasC).
+template <bool kHasC>
+inline RowSums row_sums_portable(const int8_t* q, const uint8_t* u, uint32_t count,
+                                 const uint8_t* a_codes, const uint8_t* b_codes,
+                                 const uint8_t* c_codes) {
+  RowSums sums{0, 0, 0};
+  // |q A| < 2^22: 512 terms stay below 2^31, so the mean sum runs in 32 bits per block.
+  for (uint32_t k0 = 0; k0 < count; k0 += 512u) {
+    const uint32_t end = count - k0 > 512u ? k0 + 512u : count;
+    int32_t block = 0;
+    for (uint32_t k = k0; k < end; ++k) block += int32_t{q[k]} * load_code(a_codes, k);
+    sums.mean += block;
+  }
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t u2 = uint32_t{u[k]} * u[k];
+    sums.spread += uint64_t{u2 * static_cast<uint32_t>(load_code(b_codes, k))};
+    if constexpr (kHasC) {
+      const uint32_t q2 = static_cast<uint32_t>(int32_t{q[k]} * q[k]);
+      sums.square += uint64_t{q2 * static_cast<uint32_t>(load_code(c_codes, k))};
+    }
+  }
+  return sums;
+}
+
+// The dual 16-bit operations the paired loop uses: the ACLE intrinsics (and PKHBT, which GCC's
+// arm_acle.h lacks, as one instruction of inline assembly) where the core has them (Cortex-M4,
+// M7), else the same operations in portable C++ (so the host tests the loop's logic).
+namespace dsp {
+inline int32_t low(uint32_t x) {
+  return static_cast<int16_t>(x & 0xFFFFu);
+}
+inline int32_t high(uint32_t x) {
+  return static_cast<int16_t>(x >> 16);
+}
+#if PBP_S8_S16_DSP
+inline uint32_t sxtb16(uint32_t x) {
+  return static_cast<uint32_t>(__sxtb16(x));
+}
+inline uint32_t uxtb16(uint32_t x) {
+  return __uxtb16(x);
+}
+inline int64_t smlald(uint32_t x, uint32_t y, int64_t acc) {
+  return __smlald(static_cast<int16x2_t>(x), static_cast<int16x2_t>(y), acc);
+}
+inline uint32_t pack(uint32_t low_half, uint32_t high_half) {  // PKHBT
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(low_half), "r"(high_half));
+  return r;
+}
+#else
+// bytes 0 and 2 of x, sign- or zero-extended into the two halfwords
+inline uint32_t sxtb16(uint32_t x) {
+  const int32_t b0 = static_cast<int8_t>(x & 0xFFu);
+  const int32_t b2 = static_cast<int8_t>((x >> 16) & 0xFFu);
+  return (static_cast<uint32_t>(b0) & 0xFFFFu) | (static_cast<uint32_t>(b2) << 16);
+}
+inline uint32_t uxtb16(uint32_t x) {
+  return x & 0x00FF00FFu;
+}
+inline int64_t smlald(uint32_t x, uint32_t y, int64_t acc) {
+  return acc + int64_t{low(x) * low(y)} + int64_t{high(x) * high(y)};
+}
+inline uint32_t pack(uint32_t low_half, uint32_t high_half) {
+  return (low_half & 0xFFFFu) | (high_half << 16);
+}
+#endif
+inline uint32_t ror8(uint32_t x) {
+  return (x >> 8) | (x << 24);
+}
+inline uint32_t load_word(const uint8_t* p) {
+  uint32_t w;
+  memcpy(&w, p, sizeof w);
+  return w;
+}
+// The squares of a pair's halfwords (SMULBB, SMULTT; each below 2^16 here), packed.
+inline uint32_t square_pair(uint32_t pair) {
+  return pack(static_cast<uint32_t>(low(pair) * low(pair)),
+              static_cast<uint32_t>(high(pair) * high(pair)));
+}
+}  // namespace dsp
+
+// The sum of the B codes the paired loop covers (k < count rounded down to 4): one per layer.
+inline uint64_t paired_code_total(const uint8_t* b_codes, uint32_t count) {
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < (count & ~3u); ++k) {
+    total += static_cast<uint32_t>(load_code(b_codes, k));
+  }
+  return total;
+}
+
+// The paired loop: four weights per step, two dual 16-bit multiply-accumulates (SMLALD) per sum.
+// The weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16
+// of the word and of it rotated by 8), which the activation codes match word for word: they
+// are stored in paired_position order. The squared sd codes u^2 (up to 65025) do not fit a
+// signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768 times the sum of
+// those B (b_paired_total, paired_code_total's) is added back. The same integers as
+// row_sums_portable (on codes in order), summed in another order.
+template <bool kHasC>
+inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count,
+                               const uint8_t* a_codes, const uint8_t* b_codes,
+                               const uint8_t* c_codes, uint64_t b_paired_total) {
+  using namespace dsp;
+  int64_t mean = 0;
+  int64_t spread = 0;  // sum (u^2 - 32768) B
+  int64_t square = 0;
+  const uint32_t paired = count & ~3u;
+  for (uint32_t k = 0; k < paired; k += 4u) {
+    const uint32_t qw = load_word(reinterpret_cast<const uint8_t*>(q) + k);
+    const uint32_t q02 = sxtb16(qw), q13 = sxtb16(ror8(qw));
+    mean = smlald(q02, load_word(a_codes + 2u * k), mean);
+    mean = smlald(q13, load_word(a_codes + 2u * k + 4u), mean);
+    const uint32_t uw = load_word(u + k);
+    const uint32_t u02 = square_pair(uxtb16(uw)) ^ 0x80008000u;
+    const uint32_t u13 = square_pair(uxtb16(ror8(uw))) ^ 0x80008000u;
+    spread = smlald(u02, load_word(b_codes + 2u * k), spread);
+    spread = smlald(u13, load_word(b_codes + 2u * k + 4u), spread);
+    if constexpr (kHasC) {
+      square = smlald(square_pair(q02), load_word(c_codes + 2u * k), square);
+      square = smlald(square_pair(q13), load_word(c_codes + 2u * k + 4u), square);
+    }
+  }
+  // the last count % 4 terms in order (fewer than 4: no block needed)
+  uint64_t spread_rest = 0, square_rest = 0;
+  for (uint32_t k = paired; k < count; ++k) {
+    mean += int32_t{q[k]} * load_code(a_codes, k);
+    spread_rest += uint32_t{u[k]} * u[k] * static_cast<uint32_t>(load_code(b_codes, k));
+    if constexpr (kHasC) {
+      square_rest += static_cast<uint32_t>(int32_t{q[k]} * q[k]) *
+                     static_cast<uint32_t>(load_code(c_codes, k));
+    }
+  }
+  return {mean, static_cast<uint64_t>(spread) + (b_paired_total << 15) + spread_rest,
+          static_cast<uint64_t>(square) + square_rest};
+}
+
+// The loop this build runs, and the order it wants the codes in.
+inline constexpr bool kPairedOrder = PBP_S8_S16_DSP != 0;
+template <bool kHasC>
+inline RowSums row_sums(const int8_t* q, const uint8_t* u, uint32_t count, const uint8_t* a_codes,
+                        const uint8_t* b_codes, const uint8_t* c_codes, uint64_t b_paired_total) {
+  if constexpr (kPairedOrder) {
+    return row_sums_paired<kHasC>(q, u, count, a_codes, b_codes, c_codes, b_paired_total);
+  } else {
+    (void)b_paired_total;
+    return row_sums_portable<kHasC>(q, u, count, a_codes, b_codes, c_codes);
+  }
+}
+inline uint32_t code_position(uint32_t k, uint32_t count) {
+  return kPairedOrder ? paired_position(k, count) : k;
+}
+
+}  // namespace pbp::detail::s8_s16

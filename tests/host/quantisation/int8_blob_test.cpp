@@ -1,0 +1,117 @@
+// int8 weight storage end to end: the writer's codes and scales (each value within half a step),
+// the trainer's reader (exact decoding, so rewriting gives the same bytes), the runtime's
+// validation, and its int8 kernel against the trainer's double arithmetic on the decoded weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "pbp/format.hpp"
+#include "pbp/pbp.h"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/model.hpp"
+#include "random_models.hpp"
+
+namespace {
+
+namespace fmt = pbp::format;
+using pbp::trainer::Model;
+using Bytes = std::vector<uint8_t>;
+
+struct Opened {  // pbp_open needs a 4-byte aligned blob
+  explicit Opened(const Bytes& blob) : words((blob.size() + 3) / 4) {
+    std::memcpy(words.data(), blob.data(), blob.size());
+    status = pbp_open(&model, words.data(), blob.size());
+  }
+  std::vector<uint32_t> words;
+  pbp_model model{};
+  pbp_status status;
+};
+
+Model as_int8(Model model) {
+  model.weight_storage = fmt::Storage::int8;
+  return model;
+}
+
+TEST(Int8Blob, EveryWeightWithinHalfAStep) {
+  const Model model = pbp::test_fixtures::random_model(5, {16, 8}, 3);
+  const Bytes blob = pbp::trainer::write_blob(as_int8(model));
+  const Opened opened(blob);
+  ASSERT_EQ(opened.status, PBP_OK);
+  const Model read = pbp::trainer::read_blob(blob);
+  EXPECT_EQ(read.weight_storage, fmt::Storage::int8);
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    const pbp_layer& layer = opened.model.layers[l];
+    ASSERT_EQ(layer.storage, PBP_STORAGE_INT8);
+    const auto* means = static_cast<const uint8_t*>(layer.stored_mean);
+    const double w = fmt::load_f32(static_cast<const uint8_t*>(layer.stored_variance));
+    const size_t row_length = layer.inputs + 1u;
+    for (size_t i = 0; i < model.layers[l].mean.size(); ++i) {
+      const double s = fmt::load_f32(means + fmt::int8_weights::kScaleSize * (i / row_length));
+      EXPECT_LE(std::fabs(read.layers[l].mean[i] - model.layers[l].mean[i]), 0.5 * s) << i;
+      // The standard deviation within half a step of sqrt(w), or clamped up to sqrt(w).
+      const double sd = std::sqrt(model.layers[l].variance[i]);
+      const double read_sd = std::sqrt(read.layers[l].variance[i]);
+      if (sd < 0.5 * std::sqrt(w)) {
+        EXPECT_EQ(read.layers[l].variance[i], w) << i;
+      } else {
+        EXPECT_LE(std::fabs(read_sd - sd), 0.5 * std::sqrt(w) * (1 + 1e-6)) << i;
+      }
+    }
+  }
+  // Decoding is exact, so the read model writes the same bytes again.
+  EXPECT_EQ(pbp::trainer::write_blob(read), blob);
+}
+
+TEST(Int8Blob, ZeroRowsAndZeroVariancesGetValidCodes) {
+  Model model = pbp::test_fixtures::random_model(3, {4}, 7);
+  auto& first = model.layers[0];
+  for (uint32_t k = 0; k < first.row_length(); ++k) first.mean[k] = 0.0;  // row 0 all zero
+  first.variance[1] = 0.0;
+  const Bytes blob = pbp::trainer::write_blob(as_int8(model));
+  const Opened opened(blob);
+  ASSERT_EQ(opened.status, PBP_OK);
+  const auto* means = static_cast<const uint8_t*>(opened.model.layers[0].stored_mean);
+  EXPECT_EQ(fmt::load_f32(means), std::numeric_limits<float>::min());
+  const Model read = pbp::trainer::read_blob(blob);
+  const double w =
+      fmt::load_f32(static_cast<const uint8_t*>(opened.model.layers[0].stored_variance));
+  EXPECT_EQ(read.layers[0].mean[0], 0.0);
+  EXPECT_EQ(read.layers[0].variance[1], w);  // never a certain weight
+  EXPECT_GT(w, 0.0);
+}
+
+// The runtime's int8 prediction against the trainer's double prediction on the decoded weights,
+// a 5-16-8-1 network. The int8 kernel rounds each layer's unit moments to int16 codes, each
+// within 2^-15 of its vector's largest, so a layer's sums move by at most (n + 1) 2^-15 of their
+// largest term: over the three layers (6 + 17 + 9 terms) about 1e-3 of the output's scale
+// (|mean| + sd, and of the variance); float rounding (~1e-6) is lost in it.
+TEST(Int8Blob, PredictionsMatchTheTrainerOnTheDecodedWeights) {
+  const Model model = pbp::test_fixtures::random_model(5, {16, 8}, 11);
+  const Bytes blob = pbp::trainer::write_blob(as_int8(model));
+  const Model decoded = pbp::trainer::read_blob(blob);
+  const Opened opened(blob);
+  ASSERT_EQ(opened.status, PBP_OK);
+  std::vector<float> workspace(opened.model.workspace_bytes / sizeof(float));
+  for (int row = 0; row < 20; ++row) {
+    std::vector<double> x(5);
+    std::vector<float> xf(5);
+    for (int k = 0; k < 5; ++k) {
+      xf[k] = static_cast<float>(std::sin(1.7 * row + k) * 2.0);
+      x[k] = xf[k];
+    }
+    const pbp::trainer::Prediction expected = pbp::trainer::predict(decoded, x);
+    pbp_prediction p;
+    ASSERT_EQ(pbp_predict(&opened.model, xf.data(), 5, 0.95f, workspace.data(),
+                          workspace.size() * sizeof(float), &p),
+              PBP_OK);
+    EXPECT_NEAR(p.mean, expected.mean,
+                1e-3 * (std::fabs(expected.mean) + std::sqrt(expected.epistemic_variance)));
+    EXPECT_NEAR(p.epistemic_variance, expected.epistemic_variance,
+                1e-3 * expected.epistemic_variance);
+  }
+}
+
+}  // namespace
