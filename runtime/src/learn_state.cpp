@@ -12,18 +12,33 @@ static_assert(PBP_LEARN_WORKSPACE_FLOATS(3u, 7u) == learn::update_workspace_elem
 
 namespace {
 
-// One weight tensor of `layer` into `out`, widened from float16 where stored so.
-void copy_tensor(const pbp_layer& layer, const void* stored, uint32_t count, float* out) {
+// One weight tensor of `layer` into `out`, widened from float16 or decoded from int8 where
+// stored so (format.hpp's int8_weights: one float multiply per weight, the same on every target).
+void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, uint32_t count,
+                 float* out) {
   const uint8_t* bytes = static_cast<const uint8_t*>(stored);
   if (layer.storage == PBP_STORAGE_FLOAT16) {
     for (uint32_t i = 0; i < count; ++i)
       out[i] = format::half_to_float(format::load_u16(bytes + 2 * i));
+  } else if (layer.storage == PBP_STORAGE_INT8 && variance) {
+    namespace q = format::int8_weights;
+    const float scale = format::load_f32(bytes);
+    for (uint32_t i = 0; i < count; ++i)
+      out[i] = q::variance<float>(scale, bytes[q::kVarianceCodesOffset + i]);
+  } else if (layer.storage == PBP_STORAGE_INT8) {
+    namespace q = format::int8_weights;
+    const uint32_t row_length = layer.inputs + 1u;
+    const uint8_t* codes = bytes + q::mean_codes_offset(layer.outputs);
+    for (uint32_t i = 0; i < count; ++i) {
+      const float row_scale = format::load_f32(bytes + q::kScaleSize * (i / row_length));
+      out[i] = q::mean<float>(row_scale, static_cast<int8_t>(codes[i]));
+    }
   } else {
     for (uint32_t i = 0; i < count; ++i) out[i] = format::load_f32(bytes + 4 * i);
   }
 }
 
-// The bytes pbp_learn_write_blob writes: the source's, and a float16 source's weights again
+// The bytes pbp_learn_write_blob writes: the source's, and a float16 or int8 source's weights
 // as float32 appended (4 more bytes per element of each tensor; the halves stay).
 uint64_t written_blob_bytes(const pbp_model& model) {
   uint64_t bytes = model.blob_size;
@@ -49,7 +64,8 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   }
   for (uint32_t l = 0; l < source->layer_count; ++l) {  // the storage types copy_tensor reads
     const uint32_t storage = source->layers[l].storage;
-    if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16)
+    if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16 &&
+        storage != PBP_STORAGE_INT8)
       return PBP_ERR_STORAGE_TYPE;
   }
   if (reinterpret_cast<uintptr_t>(state) % alignof(float) != 0) return PBP_ERR_MISALIGNED_POINTER;
@@ -65,8 +81,8 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
     const pbp_layer& from = source->layers[l];
     pbp_layer& to = learner->model.layers[l];
     const uint32_t count = from.outputs * (from.inputs + 1u);
-    copy_tensor(from, from.stored_mean, count, next);
-    copy_tensor(from, from.stored_variance, count, next + count);
+    copy_tensor(from, from.stored_mean, false, count, next);
+    copy_tensor(from, from.stored_variance, true, count, next + count);
     to.mean = next;
     to.variance = next + count;
     to.stored_mean = to.mean;

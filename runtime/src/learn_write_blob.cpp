@@ -16,8 +16,8 @@ void store_floats(uint8_t* to, const float* values, uint32_t count) {
 }
 
 // Writes the blob. A float32 source keeps its layout: the weights are overwritten in place. A
-// float16 source's weight tensors become float32 tensors appended to the tensor data section
-// (its old bytes stay, unreferenced), and every section after it moves by the growth.
+// float16 or int8 source's weight tensors become float32 tensors appended to the tensor data
+// section (its old bytes stay, unreferenced), and every section after it moves by the growth.
 pbp_status write_blob(const pbp_learner& learner, uint8_t* out) {
   const pbp_model& model = learner.model;
   const uint8_t* source = model.blob;

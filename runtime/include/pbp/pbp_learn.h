@@ -19,7 +19,7 @@
  * and count models are refused with PBP_ERR_WRONG_TASK.
  *
  * Memory: a pbp_learner (a pbp_model and a few words), the state PBP_LEARN_STATE_BYTES(weights)
- * (float32 mean and variance of every weight: a float16 blob is widened), and the update's
+ * (float32 mean and variance of every weight: float16 and int8 blobs are decoded), and the update's
  * workspace PBP_LEARN_WORKSPACE_BYTES(inputs, units) (units: the sum of every layer's width).
  * The source blob must stay in place: standardisation, metadata and the write-back read it.
  */
@@ -67,7 +67,8 @@ typedef struct pbp_learn_outcome {
  * read after this call): copies (float16: widens) every weight's mean and variance into `state`
  * (4-byte aligned, at least PBP_LEARN_STATE_BYTES(source->weight_count) bytes) and fills
  * `learner`. Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a
- * multiclass or count model), PBP_ERR_STORAGE_TYPE (weights neither float32 nor float16),
+ * multiclass or count model), PBP_ERR_STORAGE_TYPE (weights in a storage type
+ * the learner cannot read: none of pbp_open's today),
  * PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL; on any error `learner` is zeroed and
  * nothing is written to `state`. */
 pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* state,
@@ -88,8 +89,8 @@ pbp_status pbp_learn_update(pbp_learner* learner, const float* input, uint32_t i
 
 /* Writes the learnt model as a blob into `out` (4-byte aligned, `capacity` >=
  * learner->blob_bytes): the source blob's sections and section table, the learnt weights as
- * float32 (a float16 source's weight tensors are appended to its tensor data as float32) and the
- * noise Gamma, the CRC recomputed; the result is checked with pbp_open before PBP_OK is
+ * float32 (a float16 or int8 source's weight tensors are appended to its tensor data as float32)
+ * and the noise Gamma, the CRC recomputed; the result is checked with pbp_open before PBP_OK is
  * returned. `*written` gets the size (0 on error). Errors: PBP_ERR_NULL_ARGUMENT,
  * PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL, or pbp_open's
  * status if the written blob does not open (the source blob changed under the learner). */

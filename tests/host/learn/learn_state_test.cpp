@@ -191,6 +191,10 @@ TEST(LearnState, Float16BlobIsWidenedAndWrittenBackAsFloat32) {
   check_write_back(format::Storage::float16, Activation::relu);
 }
 
+TEST(LearnState, Int8BlobIsDecodedAndWrittenBackAsFloat32) {
+  check_write_back(format::Storage::int8, Activation::relu);
+}
+
 // The C++ wrapper is the C API.
 TEST(LearnState, CppLearner) {
   const std::vector<uint8_t> bytes = write_blob(small_model(Task::binary));
