@@ -19,7 +19,7 @@
 # its largest symbols, what the boston_on_device example really links of it, the worst-case stack
 # of pbp_open and pbp_predict along the static call graph, on bare metal also measured by stack
 # painting (example_boston_on_device_stack), allocator references (zero heap), and the example
-# model's workspace. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
+# model's workspace, the int8 Fashion-MNIST example's flash and RAM. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
 # predict stack <= 512 bytes, zero heap). Takes a few minutes (-j2 builds).
 # PBP_RUNTIME_ACTIVATIONS="relu" and PBP_RUNTIME_STORAGE="float32" (the CMake options' values)
 # measure a runtime built with only those activations and storage types, in
@@ -65,6 +65,15 @@ if [ "${1:-}" = "--os" ]; then
       out=$(cd "$dir" && ctest -R '^example_boston_on_device_stack$' -V 2>&1 || true)
       echo "$out" | grep -E '^[0-9]+: (pbp_|\[board)' | sed 's/^[0-9]*: /  measured (stack painting): /'
       measured=$(echo "$out" | sed -n 's/.*pbp_predict stack \([0-9]*\) bytes.*/\1/p' | head -1)
+    fi
+    # The int8 Fashion-MNIST example (every board with the flash for its 973 016-byte model).
+    if cmake --build "$dir" -j2 --target example_fashion_on_device >/dev/null 2>&1; then
+      elf="$dir/bin/example_fashion_on_device"
+      "$size_tool" "$elf" | awk 'NR == 2 { printf "  fashion_on_device (int8 784-400-400-10): flash %d bytes (text+data), static RAM %d bytes (data+bss, the board stack reservation included)\n", $1 + $2, $2 + $3 }'
+      if [ $bare_metal = 1 ]; then
+        (cd "$dir" && ctest -R '^example_fashion_on_device$' -V 2>&1 || true) | grep -E '^[0-9]+: \[board' |
+          sed 's/^[0-9]*: /  fashion_on_device measured: /'
+      fi
     fi
     core=$(echo "$report" | awk '$1 == "TOTAL" { print $2 "/" $3 "/" $4 "/" $5 }')
     linked=$(echo "$report" | sed -n 's/^ *text \([0-9]*\), rodata \([0-9]*\).*/\1\/\2/p')
