@@ -1,39 +1,61 @@
 #!/usr/bin/env bash
-# Learning on the device against the host trainer, on Boston: a model trained (pbp train, 40
-# epochs) on the first 100 of the 455 training rows, then the other 355 rows learnt once each
-# (a) by `pbp learn` (the runtime's float update, as a device runs it) and (b) by the trainer's
-# one-pass ADF in double from the same blob (learn_reference); (c) pbp train on all 455 rows for
-# reference. Test RMSE and log-likelihood on the last 51 rows (pbp eval).
-#   tools/bench/learn_accuracy.sh <build dir> <boston.csv>
+# Learning on the device against the host trainer, on a regression data set with standard splits
+# (Boston's 20 in ../shared/datasets/boston_splits: index_train_S.txt / index_test_S.txt, 0-based
+# rows). Per split: a model trained (pbp train, 1 x 50, 40 epochs, seed 1) on the first 100 of the
+# split's training rows; then the other training rows learnt once each (a) by `pbp learn` (the
+# runtime's float update, as a device runs it) and (b) by the trainer's one-pass ADF in double from
+# the same blob (learn_reference); (c) pbp train on all the training rows, for reference. Test
+# RMSE and log-likelihood (pbp eval) on the split's test rows; mean and standard error over splits.
+#   tools/bench/learn_accuracy.sh <build dir> <data.csv> <splits dir> [splits]
 set -euo pipefail
-if [[ $# -ne 2 ]]; then
-  echo "usage: $0 <build dir> <boston.csv>" >&2
+if [[ $# -lt 3 ]]; then
+  echo "usage: $0 <build dir> <data.csv> <splits dir> [number of splits, default 20]" >&2
   exit 2
 fi
 bin=$1/bin
 csv=$2
+splits=$3
+count=${4:-20}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-head -n 1 "$csv" >"$work/header"
-{ cat "$work/header"; sed -n 2,101p "$csv"; } >"$work/first100.csv"
-{ cat "$work/header"; sed -n 102,456p "$csv"; } >"$work/rest.csv"
-{ cat "$work/header"; sed -n 2,456p "$csv"; } >"$work/train.csv"
-{ cat "$work/header"; sed -n '457,$p' "$csv"; } >"$work/test.csv"
 train=(--hidden 50 --epochs 40 --seed 1)
-"$bin/pbp" train --data "$work/first100.csv" --out "$work/start.pbp" "${train[@]}" >/dev/null 2>&1
-"$bin/pbp" learn --model "$work/start.pbp" --data "$work/rest.csv" --out "$work/device.pbp" \
-  >"$work/learn.txt"
-"$bin/learn_reference" "$work/start.pbp" "$work/rest.csv" "$work/host.pbp"
-"$bin/pbp" train --data "$work/train.csv" --out "$work/all.pbp" "${train[@]}" >/dev/null 2>&1
-echo "Boston: 100 training rows, then 355 more learnt once each; test: the last 51 rows"
-printf "%-44s %8s %8s\n" "" "RMSE" "LL"
-for spec in "start.pbp:trained on 100 rows" "device.pbp:+ pbp learn (device, float)" \
-  "host.pbp:+ trainer's one-pass ADF (host, double)" "all.pbp:pbp train on all 455 rows"; do
-  file=${spec%%:*}
-  json=$("$bin/pbp" eval --model "$work/$file" --data "$work/test.csv" --json)
-  rmse=$(sed -n 's/.*"rmse": *\([-0-9.e]*\).*/\1/p' <<<"$json")
-  ll=$(sed -n 's/.*"loglik": *\([-0-9.e]*\).*/\1/p' <<<"$json")
-  printf "%-44s %8.3f %8.3f\n" "${spec#*:}" "$rmse" "$ll"
+# Rows of the CSV (0-based, header kept) in the order of an index file.
+pick() { awk 'NR == FNR { order[n++] = $1; next } FNR == 1 { print; next } { row[FNR - 2] = $0 }
+  END { for (i = 0; i < n; ++i) print row[order[i]] }' "$1" "$csv"; }
+metric() { sed -n "s/.*\"$1\": *\([-0-9.e]*\).*/\1/p"; }
+: >"$work/results"
+for ((s = 0; s < count; ++s)); do
+  pick "$splits/index_train_$s.txt" >"$work/train.csv"
+  pick "$splits/index_test_$s.txt" >"$work/test.csv"
+  head -n 101 "$work/train.csv" >"$work/first100.csv"
+  { head -n 1 "$work/train.csv"; tail -n +102 "$work/train.csv"; } >"$work/rest.csv"
+  "$bin/pbp" train --data "$work/first100.csv" --out "$work/start.pbp" "${train[@]}" >/dev/null 2>&1
+  "$bin/pbp" learn --model "$work/start.pbp" --data "$work/rest.csv" --out "$work/device.pbp" \
+    >/dev/null
+  "$bin/learn_reference" "$work/start.pbp" "$work/rest.csv" "$work/host.pbp"
+  "$bin/pbp" train --data "$work/train.csv" --out "$work/all.pbp" "${train[@]}" >/dev/null 2>&1
+  line=""
+  for model in start device host all; do
+    json=$("$bin/pbp" eval --model "$work/$model.pbp" --data "$work/test.csv" --json)
+    line+=" $(metric rmse <<<"$json") $(metric loglik <<<"$json")"
+  done
+  echo "$line" >>"$work/results"
 done
-echo "pbp learn on the 355 rows:"
-grep -v "^wrote" "$work/learn.txt" | sed 's/^/  /'
+rows=$(($(wc -l <"$work/rest.csv") - 1))
+echo "$(basename "$csv"), $count splits: 100 training rows, then the other $rows learnt once each"
+awk -v n="$count" 'BEGIN {
+    name[1] = "trained on 100 rows (pbp train, 40 epochs)"
+    name[2] = "+ pbp learn on the rest (device, float)"
+    name[3] = "+ trainer one-pass ADF on the rest (host, double)"
+    name[4] = "pbp train on all training rows (40 epochs)"
+  }
+  { for (i = 1; i <= NF; ++i) { sum[i] += $i; sq[i] += $i * $i } }
+  END {
+    printf "%-50s %18s %18s\n", "", "test RMSE", "test LL"
+    for (m = 1; m <= 4; ++m) {
+      r = 2 * m - 1; l = 2 * m
+      printf "%-50s %9.3f +- %5.3f %9.3f +- %5.3f\n", name[m], sum[r] / n,
+        sqrt((sq[r] / n - (sum[r] / n) ^ 2) / (n - 1) * n / n), sum[l] / n,
+        sqrt((sq[l] / n - (sum[l] / n) ^ 2) / (n - 1) * n / n)
+    }
+  }' "$work/results"
