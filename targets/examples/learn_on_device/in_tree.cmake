@@ -10,7 +10,7 @@ endif()
 
 # Host build only: `pbp learn` on the same start blob and stream writes the blob whose CRC-32 the
 # example prints (the same bits on a workstation as on the device).
-if(TARGET pbp)
+if(TARGET pbp AND NOT CMAKE_CROSSCOMPILING)  # runs the host pbp binary itself
   add_test(NAME example_learn_on_device_host
            COMMAND ${CMAKE_COMMAND} -DPBP=$<TARGET_FILE:pbp> -DSOURCE_DIR=${learn_example}
                    -DOUT=${CMAKE_CURRENT_BINARY_DIR}/learn_on_device_host.pbp
