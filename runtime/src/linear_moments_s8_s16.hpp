@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pbp/math/bits.hpp"
+
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
 #define PBP_S8_S16_DSP 1
@@ -21,14 +23,10 @@ namespace pbp::detail::s8_s16 {
 inline constexpr int32_t kCodeMax = 32767;
 
 inline uint32_t float_bits(float x) {
-  uint32_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  return bits;
+  return math::detail::to_bits(x);
 }
 inline float float_from_bits(uint32_t bits) {
-  float x;
-  memcpy(&x, &bits, sizeof x);
-  return x;
+  return math::detail::from_bits<float>(bits);
 }
 // |x|'s bits: for non-NaN x they order as the magnitudes do, so maxima need no float compare.
 inline uint32_t magnitude_bits(float x) {
