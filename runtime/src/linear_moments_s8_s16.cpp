@@ -12,6 +12,7 @@
 // v_z's n floats holding C's and B's.
 #include "linear_moments_s8_s16.hpp"
 
+#include "relu_moments_fixed.hpp"
 #include "stored_weights.hpp"
 
 #if PBP_WITH_INT8  // else the runtime is built without int8 (pbp.h)
@@ -114,6 +115,45 @@ bool codes_of_moments(uint32_t n, float* z_mean, float* z_var, Codes& codes) {
   return true;
 }
 
+// After the fixed-point ReLU (relu_moments_fixed.hpp): A over m_z's floats, B over v_z's and C
+// in a third buffer, each rounded in place to its codes (code k over float k / 2 .. k / 2 + 1,
+// read), then C's moved to v_z's second half (B's floats there are read by then).
+bool codes_of_relu_moments(uint32_t n, float* a, float* b, const float* c, Codes& codes) {
+  uint32_t max_a = kOneBits, max_b = kOneBits, max_c = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t ma = magnitude_bits(a[k]), mb = magnitude_bits(b[k]), mc = magnitude_bits(c[k]);
+    max_a = ma > max_a ? ma : max_a;
+    max_b = mb > max_b ? mb : max_b;
+    max_c = mc > max_c ? mc : max_c;
+  }
+  if (!is_finite_magnitude(max_a) || !is_finite_magnitude(max_b) || !is_finite_magnitude(max_c)) {
+    return false;
+  }
+  codes.ea = code_exponent(max_a);
+  codes.eb = code_exponent(max_b);
+  codes.ec = max_c != 0 ? code_exponent(max_c) : 0;
+  uint8_t* a_bytes = reinterpret_cast<uint8_t*>(a);
+  uint8_t* b_bytes = reinterpret_cast<uint8_t*>(b);
+  for (uint32_t k = 0; k < n; ++k) {
+    const float ak = a[k], bk = b[k];
+    const uint32_t position = code_position(k, n);
+    store_code(a_bytes, position, round_nonnegative(ak, codes.ea));
+    store_code(b_bytes, position, round_nonnegative(bk, codes.eb));
+  }
+  uint8_t* c_bytes = b_bytes + 2u * n;
+  if (max_c != 0) {
+    for (uint32_t k = 0; k < n; ++k) {
+      store_code(c_bytes, code_position(k, n), round_nonnegative(c[k], codes.ec));
+    }
+  }
+  codes.bias_a = round_magnitude(kOneBits, codes.ea);
+  codes.bias_b = round_magnitude(kOneBits, codes.eb);
+  codes.a = a_bytes;
+  codes.b = b_bytes;
+  codes.c = max_c != 0 ? c_bytes : nullptr;
+  return true;
+}
+
 // The rows: exact integer sums, then per row a_mean = (S_A s_j) f_mean and
 // a_var = S_B f_spread + (S_C s_j^2) f_square, the f's per layer: the layer scales times the
 // codes' powers of two (and w).
@@ -147,14 +187,8 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
   }
 }
 
-}  // namespace
-
-void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
-                           float* a_mean, float* a_var) {
-  const uint32_t n = layer.inputs;
-  Codes codes;
-  const bool finite = exact_input ? codes_of_exact_input(n, z_mean, codes)
-                                  : codes_of_moments(n, z_mean, z_var, codes);
+void rows_or_nan(const pbp_layer& layer, bool finite, const Codes& codes, float* a_mean,
+                 float* a_var) {
   if (!finite) {  // non-finite in, non-finite out, as in the float kernels
     const float nan = float_from_bits(0x7FC00000u);
     for (uint32_t j = 0; j < layer.outputs; ++j) a_mean[j] = a_var[j] = nan;
@@ -165,6 +199,26 @@ void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_me
   } else {
     rows_s8_s16<false>(layer, codes, a_mean, a_var);
   }
+}
+
+}  // namespace
+
+void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
+                           float* a_mean, float* a_var) {
+  const uint32_t n = layer.inputs;
+  Codes codes;
+  const bool finite = exact_input ? codes_of_exact_input(n, z_mean, codes)
+                                  : codes_of_moments(n, z_mean, z_var, codes);
+  rows_or_nan(layer, finite, codes, a_mean, a_var);
+}
+
+void relu_linear_moments_s8_s16(const pbp_layer& layer, float* z_mean, float* z_var, float* a_mean,
+                                float* a_var) {
+  const uint32_t n = layer.inputs;
+  Codes codes;
+  const bool finite = relu_fixed::relu_moments_fixed_inplace(n, z_mean, z_var, a_mean) &&
+                      codes_of_relu_moments(n, z_mean, z_var, a_mean, codes);
+  rows_or_nan(layer, finite, codes, a_mean, a_var);
 }
 
 }  // namespace pbp::detail

@@ -113,6 +113,30 @@ inline float to_float(int64_t x) {
   return x < 0 ? -magnitude : magnitude;
 }
 
+// The high word of a 32 x 32-bit product, floor(a b / 2^32). Cores without a 64-bit multiply
+// (Thumb-1: Cortex-M0) would call a 64 x 64 library routine; four 16 x 16 products give the same
+// word exactly: the low word's carry into it is (ll >> 16) + the middle products' low halves.
+inline uint32_t multiply_high(uint32_t a, uint32_t b) {
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+  const uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
+  const uint32_t low_high = al * bh, high_low = ah * bl;
+  const uint32_t carry = ((al * bl) >> 16) + (low_high & 0xFFFFu) + (high_low & 0xFFFFu);
+  return ah * bh + (low_high >> 16) + (high_low >> 16) + (carry >> 16);
+#else
+  return static_cast<uint32_t>((uint64_t{a} * b) >> 32);
+#endif
+}
+// Signed: the unsigned high word less b where a < 0 and a where b < 0 (two's complement).
+inline int32_t multiply_high(int32_t a, int32_t b) {
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+  const uint32_t ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
+  const uint32_t high = multiply_high(ua, ub) - (a < 0 ? ub : 0u) - (b < 0 ? ua : 0u);
+  return static_cast<int32_t>(high);
+#else
+  return static_cast<int32_t>((int64_t{a} * b) >> 32);
+#endif
+}
+
 // int16 codes in workspace bytes the caller owns, little-endian, read and written as bytes (no
 // alias rule is broken where the same bytes held floats, and no memcpy call where the core has
 // no unaligned access); compilers merge the bytes into one halfword access where they can.

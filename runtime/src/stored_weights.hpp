@@ -33,6 +33,12 @@ void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z
 void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
                            float* a_mean, float* a_var);
 
+// A ReLU hidden layer's moments in fixed point (relu_moments_fixed.hpp) and the next int8 layer's
+// sums (linear_moments_s8_s16.cpp), both layers int8: A = E[z] over z_mean, B = E[z^2] over
+// z_var and C = Var z over a_mean, each then rounded to its codes; then the rows.
+void relu_linear_moments_s8_s16(const pbp_layer& layer, float* z_mean, float* z_var, float* a_mean,
+                                float* a_var);
+
 // A layer as network_moments_from sees it in the runtime: whatever its storage.
 struct StoredLayer {
   const pbp_layer* layer;
@@ -63,6 +69,22 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
   ::pbp::linear_moments<float, kExactInput>(
       LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs}, z_mean, z_var,
       a_mean, a_var);
+}
+
+// network_moments_from's hook (moments.hpp): int8 ReLU layers followed by int8 layers take the
+// fixed-point path; every other pair the float activation and the next layer's own kernel.
+inline bool activation_and_linear_moments(const StoredLayer& hidden, uint32_t activation,
+                                          const StoredLayer& next, float* z_mean, float* z_var,
+                                          float* a_mean, float* a_var) {
+#if PBP_WITH_INT8
+  if (hidden.layer->storage == PBP_STORAGE_INT8 && next.layer->storage == PBP_STORAGE_INT8 &&
+      activation == PBP_ACTIVATION_RELU) {
+    detail::relu_linear_moments_s8_s16(*next.layer, z_mean, z_var, a_mean, a_var);
+    return true;
+  }
+#endif
+  (void)hidden, (void)activation, (void)next, (void)z_mean, (void)z_var, (void)a_mean, (void)a_var;
+  return false;
 }
 
 }  // namespace pbp::detail

@@ -240,6 +240,14 @@ inline void activation_moments_inplace(uint32_t activation, uint32_t count, T* m
   relu_moments_inplace(count, mean, var);
 }
 
+// Where a layer type runs a hidden layer's activation and the next layer's sums as one step (the
+// runtime's int8 layers, in fixed point: stored_weights.hpp), its overload, found by
+// argument-dependent lookup, does so and returns true; every other type takes the two steps.
+template <class Layer, class T>
+inline bool activation_and_linear_moments(const Layer&, uint32_t, const Layer&, T*, T*, T*, T*) {
+  return false;
+}
+
 // Predictive moments of the network output for an exact (standardised) input x: the activation
 // `activation_at(l)` after every layer l but the last, which is linear. `workspace` holds
 // network_workspace_elements(max_width) T's, where max_width is the largest `outputs` of any
@@ -256,10 +264,14 @@ inline void network_moments_from(const LayerAt& layer_at, const ActivationAt& ac
   linear_moments<T, true>(layer_at(0), x, nullptr, mean[0], var[0]);
   uint32_t current = 0;
   for (uint32_t l = 1; l < layer_count; ++l) {
-    activation_moments_inplace(activation_at(l - 1), layer_at(l - 1).outputs, mean[current],
-                               var[current]);
-    linear_moments<T, false>(layer_at(l), mean[current], var[current], mean[1 - current],
-                             var[1 - current]);
+    if (!activation_and_linear_moments(layer_at(l - 1), activation_at(l - 1), layer_at(l),
+                                       mean[current], var[current], mean[1 - current],
+                                       var[1 - current])) {
+      activation_moments_inplace(activation_at(l - 1), layer_at(l - 1).outputs, mean[current],
+                                 var[current]);
+      linear_moments<T, false>(layer_at(l), mean[current], var[current], mean[1 - current],
+                               var[1 - current]);
+    }
     current = 1 - current;
   }
   const uint32_t outputs = layer_at(layer_count - 1).outputs;

@@ -5,6 +5,7 @@
 
 #include "harness.hpp"
 #include "linear_moments_s8_s16.hpp"
+#include "relu_moments_fixed.hpp"
 
 namespace {
 using namespace pbp::detail::s8_s16;
@@ -182,4 +183,52 @@ PBP_TEST(row_sums_are_exact_beyond_31_bits) {
   const RowSums paired = row_sums_paired<true>(q, u, kCount, a, b, b, paired_code_total(b, kCount));
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
+}
+
+// multiply_high (the fixed-point ReLU's product; four 16 x 16 products on Thumb-1 cores) is the
+// exact high word of the 64-bit product, signed and unsigned, corners included.
+PBP_TEST(multiply_high_is_the_exact_high_word) {
+  const uint32_t corners[] = {0u, 1u, 0xFFFFu, 0x10000u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+  for (uint32_t a : corners) {
+    for (uint32_t b : corners) {
+      PBP_CHECK_EQ(multiply_high(a, b), static_cast<uint32_t>((uint64_t{a} * b) >> 32));
+      const int32_t sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
+      PBP_CHECK_EQ(multiply_high(sa, sb), static_cast<int32_t>((int64_t{sa} * sb) >> 32));
+    }
+  }
+  uint32_t wrong = 0;
+  for (uint32_t i = 0; i < 20000u; ++i) {
+    const uint32_t a = next_random(), b = next_random();
+    const int32_t sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
+    wrong += multiply_high(a, b) != static_cast<uint32_t>((uint64_t{a} * b) >> 32) ? 1u : 0u;
+    wrong += multiply_high(sa, sb) != static_cast<int32_t>((int64_t{sa} * sb) >> 32) ? 1u : 0u;
+  }
+  PBP_CHECK_EQ(wrong, 0u);
+}
+
+// The fixed-point ReLU moments (relu_moments_fixed.hpp) give the host's bits on every target:
+// an FNV-1a hash of A, B, C over 4 000 (m, v) pairs, m / sqrt(v) over the table and both limits,
+// v over 2^-40 .. 2^40, against the value the host printed. A mismatch on a target is a
+// portability bug (an integer width or shift), not a stale constant.
+PBP_TEST(fixed_point_relu_is_bit_identical_to_the_host) {
+  g_state = 2463534242u;
+  uint32_t hash = 2166136261u;
+  for (uint32_t i = 0; i < 4000u; ++i) {
+    const uint32_t r = next_random();
+    // v about 2^(e / 8), e in -320 .. 320; m = sd * alpha, sd within a factor 1.5 of sqrt(v)
+    const int32_t e = static_cast<int32_t>(r % 641u) - 320;
+    const float v = scale_by_power_of_two(1.0f + static_cast<float>(e & 7) / 8.0f, e >> 3);
+    const float sd = scale_by_power_of_two(1.0f + static_cast<float>(e & 7) / 16.0f, e >> 4);
+    const float alpha =
+        static_cast<float>(static_cast<int32_t>(next_random() % 4097u) - 2048) / 256.0f;
+    const pbp::detail::relu_fixed::Moments z =
+        pbp::detail::relu_fixed::relu_moments_fixed(alpha * sd, v);
+    const uint32_t words[3] = {float_bits(z.mean), float_bits(z.square), float_bits(z.variance)};
+    for (uint32_t w : words) {
+      for (uint32_t byte = 0; byte < 4; ++byte)
+        hash = (hash ^ ((w >> (8 * byte)) & 0xFFu)) * 16777619u;
+    }
+  }
+  pbp_test::note("hash 0x%08lx", static_cast<unsigned long>(hash));
+  PBP_CHECK_EQ(hash, 0x27084635u);
 }

@@ -1,0 +1,174 @@
+// The fixed-point ReLU moments (relu_moments_fixed.hpp). Formats are named by their fraction
+// bits: Q30 means value * 2^30 in an integer. Every product is a 32 x 32 -> 64-bit multiply
+// keeping the high word (one SMMUL/UMULL on Cortex-M4/M7), truncating toward minus infinity,
+// the same integers everywhere.
+#include "relu_moments_fixed.hpp"
+
+#include "linear_moments_s8_s16.hpp"
+
+#if PBP_WITH_INT8
+namespace pbp::detail::relu_fixed {
+namespace {
+using s8_s16::float_bits;
+using s8_s16::float_from_bits;
+
+inline int32_t mul_high(int32_t a, int32_t b) {
+  return s8_s16::multiply_high(a, b);
+}
+inline uint32_t mul_high(uint32_t a, uint32_t b) {
+  return s8_s16::multiply_high(a, b);
+}
+inline int32_t leading_zeros(uint32_t x) {  // x != 0
+  return __builtin_clz(x);
+}
+
+// A positive float's magnitude as m * 2^e with m in [2^31, 2^32) (subnormals too), m != 0.
+struct Normalised {
+  uint32_t m;
+  int32_t e;
+};
+inline Normalised normalise(uint32_t magnitude) {
+  const uint32_t biased = magnitude >> 23;
+  uint32_t significand = magnitude & 0x7FFFFFu;
+  int32_t e = -149;
+  if (biased != 0) {
+    significand |= 0x800000u;
+    e = static_cast<int32_t>(biased) - 150;
+  }
+  const int32_t shift = leading_zeros(significand);
+  return {significand << shift, e - shift};
+}
+
+// m * 2^e to the nearest float (halves up): 0 for m == 0, +inf past the largest.
+inline float pack(uint32_t m, int32_t e) {
+  if (m == 0) return 0.0f;
+  const int32_t top = 31 - leading_zeros(m);
+  int32_t shift = top - 23;  // to a 24-bit significand
+  int32_t exponent = e + shift;
+  if (exponent < -149) {  // subnormal: fewer significant bits
+    shift += -149 - exponent;
+    exponent = -149;
+  }
+  if (exponent > 104) return float_from_bits(0x7F800000u);  // 2^24 * 2^104 = 2^128
+  uint32_t significand;
+  if (shift <= 0) {
+    significand = m << -shift;
+  } else if (shift > 32) {
+    return 0.0f;
+  } else {
+    significand = ((m >> (shift - 1)) + 1u) >> 1;
+  }
+  // The implicit bit lands in the exponent field: a carry to 2^24 moves to the next binade, and a
+  // subnormal's rounding up to 2^23 becomes the least normal.
+  const uint32_t bits = (static_cast<uint32_t>(exponent + 149) << 23) + significand;
+  return float_from_bits(bits < 0x7F800000u ? bits : 0x7F800000u);
+}
+
+constexpr int32_t kSixth = 715827883;   // 2^32 / 6: mul_high(x, kSixth) = x / 6
+constexpr int32_t kTableEnd = 6 << 28;  // |alpha| < 6 in Q28 takes the table
+constexpr uint32_t kThreeQ28 = 3u << 28;
+
+// sd = v's square root: v = x 2^(e + 32) with e even and x in [1/4, 1); r = 1/sqrt(x) in Q30.
+struct Root {
+  uint32_t x;       // Q32
+  int32_t e;        // even
+  uint32_t r;       // Q30, in (2^30, 2^31]
+  uint32_t sqrt_x;  // Q30
+};
+inline Root reciprocal_root(uint32_t v_magnitude) {
+  const Normalised n = normalise(v_magnitude);
+  Root root;
+  root.x = (n.e & 1) != 0 ? n.m >> 1 : n.m;
+  root.e = (n.e & 1) != 0 ? n.e + 1 : n.e;
+  uint32_t r = uint32_t{kRsqrtSeed[(root.x >> 24) - 64u]} << 15;
+  for (int step = 0; step < 2; ++step) {  // r (3 - x r^2) / 2: Q30 x Q28 -> Q26, then to Q30
+    const uint32_t x_r2 = mul_high(root.x, mul_high(r, r));
+    r = mul_high(r, kThreeQ28 - x_r2) << 3;
+  }
+  root.r = r;
+  root.sqrt_x = mul_high(root.x, r);
+  return root;
+}
+
+// Phi(alpha) (Q29) and g(alpha) (Q28) for |alpha| < 6 (alpha in Q28).
+struct Tails {
+  int32_t cdf;
+  int32_t partial_mean;
+};
+inline Tails tails(int32_t alpha) {
+  const uint32_t from_first = static_cast<uint32_t>(alpha) + static_cast<uint32_t>(kTableEnd);
+  const uint32_t i = (from_first + (1u << 24)) >> 25;  // the nearest node, step 2^25
+  const int32_t t = static_cast<int32_t>(from_first - (i << 25)) * 8;  // Q31, |t| <= 2^27
+  const int32_t node = static_cast<int32_t>(i) - 48;                   // alpha_i = node / 8
+  const int32_t cdf = kCdf[i], pdf = kPdf[i];
+  const int32_t a_pdf = node * (pdf >> 3);          // alpha_i phi_i, Q30
+  const int32_t cubic = node * (a_pdf >> 3) - pdf;  // (alpha_i^2 - 1) phi_i, Q30
+  const int32_t t2 = mul_high(t, t);                // Q30
+  const int32_t t3 = mul_high(t2, t);               // Q29
+  // Phi = Phi_i + phi_i t - alpha_i phi_i t^2/2 + (alpha_i^2 - 1) phi_i t^3/6
+  const int32_t phi_q29 = (cdf >> 1) + mul_high(pdf, t) - mul_high(a_pdf, t2) +
+                          mul_high(mul_high(cubic, t3), kSixth) * 4;
+  // g = g_i + Phi_i t + phi_i t^2/2 - alpha_i phi_i t^3/6
+  const int32_t g_q28 = kPartialMean[i] + (mul_high(cdf, t) >> 1) + (mul_high(pdf, t2) >> 1) -
+                        mul_high(mul_high(a_pdf, t3), kSixth) * 2;
+  return {phi_q29 < 0 ? 0 : phi_q29, g_q28 < 0 ? 0 : g_q28};
+}
+
+}  // namespace
+
+Moments relu_moments_fixed(float m, float v) {
+  const uint32_t m_bits = float_bits(m);
+  const uint32_t m_magnitude = m_bits & 0x7FFFFFFFu;
+  const bool negative = (m_bits >> 31) != 0;
+  const uint32_t v_magnitude = float_bits(v) & 0x7FFFFFFFu;
+  // |alpha| >= 6: the limits, off (0) or on (m, m * m + v in IEEE float, v)
+  const auto limit = [m, v, negative]() {
+    return negative ? Moments{0.0f, 0.0f, 0.0f} : Moments{m, m * m + v, v};
+  };
+  if (v_magnitude == 0) return m_magnitude == 0 ? Moments{0.0f, 0.0f, 0.0f} : limit();
+  const Root root = reciprocal_root(v_magnitude);
+  const int32_t half = root.e / 2 + 16;  // sd = sqrt_x 2^(half - 30)
+  int32_t alpha = 0;                     // Q28
+  if (m_magnitude != 0) {
+    const Normalised mn = normalise(m_magnitude);
+    // |alpha| = m r 2^(-30 - half): mul_high(m, r) 2^(32 + e - 30 - half), in Q28
+    const uint32_t x = mul_high(mn.m, root.r);  // < 2^31
+    const int32_t shift = mn.e + 30 - half;
+    if (shift >= 0) {
+      if (shift > 3 || (uint64_t{x} << shift) >= uint64_t{kTableEnd}) return limit();
+      alpha = static_cast<int32_t>(x << shift);
+    } else {
+      alpha = -shift >= 32 ? 0 : static_cast<int32_t>(x >> -shift);
+    }
+    if (alpha >= kTableEnd) return limit();
+    if (negative) alpha = -alpha;
+  }
+  const Tails tl = tails(alpha);
+  const int32_t h = mul_high(alpha, tl.partial_mean) + (tl.cdf >> 5);  // Q24
+  const int32_t k = h - mul_high(tl.partial_mean, tl.partial_mean);    // Q24
+  const uint32_t h_q24 = h < 0 ? 0u : static_cast<uint32_t>(h);
+  const uint32_t k_q24 = k < 0 ? 0u : static_cast<uint32_t>(k);
+  Moments r;
+  // A = sd g: Q30 x Q28 -> Q26; B = v h, C = v k: x (Q32) x Q24 -> Q24, times 2^(e + 32)
+  r.mean = pack(mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26);
+  r.square = pack(mul_high(root.x, h_q24), root.e + 8);
+  r.variance = pack(mul_high(root.x, k_q24), root.e + 8);
+  return r;
+}
+
+bool relu_moments_fixed_inplace(uint32_t count, float* mean, float* var, float* variance_out) {
+  for (uint32_t j = 0; j < count; ++j) {
+    if (!s8_s16::is_finite_magnitude(s8_s16::magnitude_bits(mean[j])) ||
+        !s8_s16::is_finite_magnitude(s8_s16::magnitude_bits(var[j]))) {
+      return false;
+    }
+    const Moments r = relu_moments_fixed(mean[j], var[j]);
+    mean[j] = r.mean;
+    var[j] = r.square;
+    variance_out[j] = r.variance;
+  }
+  return true;
+}
+
+}  // namespace pbp::detail::relu_fixed
+#endif

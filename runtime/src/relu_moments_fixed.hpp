@@ -1,0 +1,47 @@
+// The ReLU moments of an int8 network's hidden units in fixed point: from a unit's pre-activation
+// mean m and variance v to A = E[z], B = E[z^2], C = Var z of z = max(0, a), a ~ N(m, v), which
+// the next int8 layer rounds to its 15-bit codes (linear_moments_s8_s16.cpp). Why: without an
+// FPU each float operation is a library call of about 100 instructions (a division 400), and
+// the float ReLU takes some 60 of them per unit; this takes integer multiplies only, and gives
+// the same bits on every target because it is integer arithmetic (plus one IEEE multiply-add
+// where the unit is almost surely on).
+//
+// With sd = sqrt(v) and alpha = m / sd: A = sd g(alpha), B = v h(alpha), C = v k(alpha), where
+// g = alpha Phi + phi, h = alpha g + Phi and k = h - g^2 (Phi, phi the standard normal CDF and
+// density). For |alpha| < 6, Phi, phi and g come from the nearest node alpha_i = -6 + i/8 by a
+// third-order Taylor step (|t| <= 1/16; g' = Phi, Phi' = phi, phi' = -alpha phi), whose
+// remainders are below 4e-7 (Phi) and 2e-7 (g); 1/sd by a 192-entry seed and two Newton steps
+// (relative error below 2^-24). Beyond: alpha >= 6 gives A = m, B = m^2 + v, C = v (the limits,
+// off by less than 1e-8 relative), alpha <= -6 gives 0 (below 2e-10 sd). Absolute errors are
+// below 1e-6 sd (A) and 1e-6 v (B, C): small against the codes' 2^-15 of the layer's largest.
+#pragma once
+#include <stdint.h>
+
+#include "pbp/pbp.h"
+
+#if PBP_WITH_INT8
+namespace pbp::detail::relu_fixed {
+
+inline constexpr int32_t kNodes = 97;       // alpha_i = -6 + i/8, i = 0 .. 96
+inline constexpr int32_t kSeeds = 192;      // the top 8 bits of x in [1/4, 1): 64 .. 255
+extern const int32_t kCdf[kNodes];          // Phi(alpha_i) * 2^30
+extern const int32_t kPdf[kNodes];          // phi(alpha_i) * 2^30
+extern const int32_t kPartialMean[kNodes];  // g(alpha_i) * 2^28
+extern const uint16_t kRsqrtSeed[kSeeds];   // 2^15 / sqrt(x) at the middle of x's bin
+
+struct Moments {
+  float mean;      // A = E[z]
+  float square;    // B = E[z^2]
+  float variance;  // C = Var z
+};
+
+// The moments of max(0, a) for a ~ N(m, v), m finite and v finite and >= 0 (the caller's
+// checks): v == 0 gives the deterministic ReLU, (max(m, 0), max(m, 0)^2, 0).
+Moments relu_moments_fixed(float m, float v);
+
+// Applies relu_moments_fixed to `count` units: A over mean, B over var, C into `variance_out`
+// (a third buffer). False, with nothing defined written, if any m or v is not finite.
+bool relu_moments_fixed_inplace(uint32_t count, float* mean, float* var, float* variance_out);
+
+}  // namespace pbp::detail::relu_fixed
+#endif
