@@ -132,22 +132,28 @@ inline int32_t multiply_high(int32_t a, int32_t b) {
   const uint32_t ua = static_cast<uint32_t>(a), ub = static_cast<uint32_t>(b);
   const uint32_t high = multiply_high(ua, ub) - (a < 0 ? ub : 0u) - (b < 0 ? ua : 0u);
   return static_cast<int32_t>(high);
+#elif PBP_S8_S16_DSP
+  int32_t high;  // SMMUL (GCC widens to SMULL and shifts, or worse)
+  __asm__("smmul %0, %1, %2" : "=r"(high) : "r"(a), "r"(b));
+  return high;
 #else
   return static_cast<int32_t>((int64_t{a} * b) >> 32);
 #endif
 }
 
-// int16 codes in workspace bytes the caller owns, little-endian, read and written as bytes (no
-// alias rule is broken where the same bytes held floats, and no memcpy call where the core has
-// no unaligned access); compilers merge the bytes into one halfword access where they can.
+// int16 codes in workspace bytes the caller owns (2-byte aligned: over the pass's float
+// buffers), read and written through memcpy (no alias rule is broken where the same bytes held
+// floats), which compiles to one halfword access. Native byte order: the paired loop reads them
+// as pairs in little-endian words, as every core with the DSP instructions here is.
 inline int32_t load_code(const uint8_t* codes, uint32_t k) {
-  const uint8_t* c = codes + 2u * k;
-  return static_cast<int16_t>(static_cast<uint16_t>(c[0] | (c[1] << 8)));
+  int16_t code;
+  memcpy(&code, static_cast<const uint8_t*>(__builtin_assume_aligned(codes, 2)) + 2u * k,
+         sizeof code);
+  return code;
 }
 inline void store_code(uint8_t* codes, uint32_t k, int32_t code) {
-  uint8_t* c = codes + 2u * k;
-  c[0] = static_cast<uint8_t>(code & 0xFF);
-  c[1] = static_cast<uint8_t>((code >> 8) & 0xFF);
+  const int16_t value = static_cast<int16_t>(code);
+  memcpy(static_cast<uint8_t*>(__builtin_assume_aligned(codes, 2)) + 2u * k, &value, sizeof value);
 }
 
 // Where the paired loop wants code k of `count`: each full group of four as k, k+2, k+1, k+3
