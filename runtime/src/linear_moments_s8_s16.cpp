@@ -115,42 +115,90 @@ bool codes_of_moments(uint32_t n, float* z_mean, float* z_var, Codes& codes) {
   return true;
 }
 
-// After the fixed-point ReLU (relu_moments_fixed.hpp): A over m_z's floats, B over v_z's and C
-// in a third buffer, each rounded in place to its codes (code k over float k / 2 .. k / 2 + 1,
-// read), then C's moved to v_z's second half (B's floats there are read by then).
-bool codes_of_relu_moments(uint32_t n, float* a, float* b, const float* c, Codes& codes) {
-  uint32_t max_a = kOneBits, max_b = kOneBits, max_c = 0;
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t ma = magnitude_bits(a[k]), mb = magnitude_bits(b[k]), mc = magnitude_bits(c[k]);
-    max_a = ma > max_a ? ma : max_a;
-    max_b = mb > max_b ? mb : max_b;
-    max_c = mc > max_c ? mc : max_c;
+// After the fixed-point ReLU (relu_moments_fixed.hpp), whose A, B, C are wide numbers m 2^e:
+// the largest (by exponent, then m) of a vector, 1.0 (the bias unit) counted for A and B.
+using relu_fixed::Wide;
+constexpr Wide kWideOne{0x80000000u, -31};
+// top = the larger of top and x, field by field (a struct copy is a library call on Thumb-1).
+inline void widen(Wide& top, const Wide& x) {
+  if (x.m != 0 && (top.m == 0 || x.e > top.e || (x.e == top.e && x.m > top.m))) {
+    top.m = x.m;
+    top.e = x.e;
   }
-  if (!is_finite_magnitude(max_a) || !is_finite_magnitude(max_b) || !is_finite_magnitude(max_c)) {
-    return false;
-  }
-  codes.ea = code_exponent(max_a);
-  codes.eb = code_exponent(max_b);
-  codes.ec = max_c != 0 ? code_exponent(max_c) : 0;
-  uint8_t* a_bytes = reinterpret_cast<uint8_t*>(a);
-  uint8_t* b_bytes = reinterpret_cast<uint8_t*>(b);
+}
+// The codes' exponent of a vector whose largest is `top` (m != 0): the least keeping
+// round(m 2^(e - x)) <= kCodeMax, as code_exponent does for floats.
+inline int32_t wide_code_exponent(Wide top) {
+  return top.e + (((top.m >> 16) + 1u) >> 1 > uint32_t{kCodeMax} ? 18 : 17);
+}
+inline int32_t wide_code(uint32_t m, int32_t e, int32_t x) {  // round(m 2^(e - x)), x - e >= 17
+  const int32_t shift = x - e;
+  return m == 0 || shift > 32 ? 0 : static_cast<int32_t>(((m >> (shift - 1)) + 1u) >> 1);
+}
+// The three exponents of a unit in one word (each in -512 .. 511: floats' range allows -330 ..
+// 230).
+inline uint32_t pack_exponents(int32_t a, int32_t b, int32_t c) {
+  const auto field = [](int32_t e) { return static_cast<uint32_t>(e + 512) & 0x3FFu; };
+  return field(a) | field(b) << 10 | field(c) << 20;
+}
+inline int32_t unpack_exponent(uint32_t word, uint32_t index) {
+  return static_cast<int32_t>((word >> (10u * index)) & 0x3FFu) - 512;
+}
+// A 32-bit word in a float's place, as that float's bits (a float load or store keeps any bit
+// pattern; a word-sized memcpy would be a library call on Thumb-1).
+inline void store_unit_word(float* buffer, uint32_t k, uint32_t word) {
+  buffer[k] = float_from_bits(word);
+}
+inline uint32_t load_unit_word(const float* buffer, uint32_t k) {
+  return float_bits(buffer[k]);
+}
+
+// The ReLU moments of units with moments (z_mean, z_var), then their codes: the wide values go
+// A's m over z_mean, B's over z_var, C's over a_mean and the exponents over a_var (all free: the
+// rows write a_mean and a_var later); then A's and B's codes in place (code k over word k / 2 ..
+// k / 2 + 1, read), and C's into z_var's second half (B's words there read by then).
+bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean, float* a_var,
+                   Codes& codes) {
+  Wide top_a = kWideOne, top_b = kWideOne, top_c{0u, 0};
   for (uint32_t k = 0; k < n; ++k) {
-    const float ak = a[k], bk = b[k];
+    if (!is_finite_magnitude(magnitude_bits(z_mean[k])) ||
+        !is_finite_magnitude(magnitude_bits(z_var[k]))) {
+      return false;
+    }
+    const relu_fixed::Moments r = relu_fixed::relu_moments_fixed(z_mean[k], z_var[k]);
+    widen(top_a, r.mean);
+    widen(top_b, r.square);
+    widen(top_c, r.variance);
+    store_unit_word(z_mean, k, r.mean.m);
+    store_unit_word(z_var, k, r.square.m);
+    store_unit_word(a_mean, k, r.variance.m);
+    store_unit_word(a_var, k, pack_exponents(r.mean.e, r.square.e, r.variance.e));
+  }
+  codes.ea = wide_code_exponent(top_a);
+  codes.eb = wide_code_exponent(top_b);
+  codes.ec = top_c.m != 0 ? wide_code_exponent(top_c) : 0;
+  uint8_t* a_bytes = reinterpret_cast<uint8_t*>(z_mean);
+  uint8_t* b_bytes = reinterpret_cast<uint8_t*>(z_var);
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t exponents = load_unit_word(a_var, k);
+    const int32_t a = wide_code(load_unit_word(z_mean, k), unpack_exponent(exponents, 0), codes.ea);
+    const int32_t b = wide_code(load_unit_word(z_var, k), unpack_exponent(exponents, 1), codes.eb);
     const uint32_t position = code_position(k, n);
-    store_code(a_bytes, position, round_nonnegative(ak, codes.ea));
-    store_code(b_bytes, position, round_nonnegative(bk, codes.eb));
+    store_code(a_bytes, position, a);
+    store_code(b_bytes, position, b);
   }
   uint8_t* c_bytes = b_bytes + 2u * n;
-  if (max_c != 0) {
+  if (top_c.m != 0) {
     for (uint32_t k = 0; k < n; ++k) {
-      store_code(c_bytes, code_position(k, n), round_nonnegative(c[k], codes.ec));
+      const int32_t e = unpack_exponent(load_unit_word(a_var, k), 2);
+      store_code(c_bytes, code_position(k, n), wide_code(load_unit_word(a_mean, k), e, codes.ec));
     }
   }
   codes.bias_a = round_magnitude(kOneBits, codes.ea);
   codes.bias_b = round_magnitude(kOneBits, codes.eb);
   codes.a = a_bytes;
   codes.b = b_bytes;
-  codes.c = max_c != 0 ? c_bytes : nullptr;
+  codes.c = top_c.m != 0 ? c_bytes : nullptr;
   return true;
 }
 
@@ -216,8 +264,7 @@ void relu_linear_moments_s8_s16(const pbp_layer& layer, float* z_mean, float* z_
                                 float* a_var) {
   const uint32_t n = layer.inputs;
   Codes codes;
-  const bool finite = relu_fixed::relu_moments_fixed_inplace(n, z_mean, z_var, a_mean) &&
-                      codes_of_relu_moments(n, z_mean, z_var, a_mean, codes);
+  const bool finite = codes_of_relu(n, z_mean, z_var, a_mean, a_var, codes);
   rows_or_nan(layer, finite, codes, a_mean, a_var);
 }
 

@@ -143,17 +143,19 @@ inline int32_t multiply_high(int32_t a, int32_t b) {
 
 // int16 codes in workspace bytes the caller owns (2-byte aligned: over the pass's float
 // buffers), read and written through memcpy (no alias rule is broken where the same bytes held
-// floats), which compiles to one halfword access. Native byte order: the paired loop reads them
-// as pairs in little-endian words, as every core with the DSP instructions here is.
+// floats), which compiles to one halfword access (__builtin_: the runtime is built freestanding).
+// Native byte order: the paired loop reads them as pairs in little-endian words, as every core with
+// the DSP instructions here is.
 inline int32_t load_code(const uint8_t* codes, uint32_t k) {
   int16_t code;
-  memcpy(&code, static_cast<const uint8_t*>(__builtin_assume_aligned(codes, 2)) + 2u * k,
-         sizeof code);
+  __builtin_memcpy(&code, static_cast<const uint8_t*>(__builtin_assume_aligned(codes, 2)) + 2u * k,
+                   sizeof code);
   return code;
 }
 inline void store_code(uint8_t* codes, uint32_t k, int32_t code) {
   const int16_t value = static_cast<int16_t>(code);
-  memcpy(static_cast<uint8_t*>(__builtin_assume_aligned(codes, 2)) + 2u * k, &value, sizeof value);
+  __builtin_memcpy(static_cast<uint8_t*>(__builtin_assume_aligned(codes, 2)) + 2u * k, &value,
+                   sizeof value);
 }
 
 // Where the paired loop wants code k of `count`: each full group of four as k, k+2, k+1, k+3
@@ -246,7 +248,7 @@ inline uint32_t ror8(uint32_t x) {
 }
 inline uint32_t load_word(const uint8_t* p) {
   uint32_t w;
-  memcpy(&w, p, sizeof w);
+  __builtin_memcpy(&w, p, sizeof w);
   return w;
 }
 // The squares of a pair's halfwords (SMULBB, SMULTT; each below 2^16 here), packed.

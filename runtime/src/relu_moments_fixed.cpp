@@ -45,29 +45,11 @@ inline Normalised normalise(uint32_t magnitude) {
   return {fraction << shift, -149 - shift};
 }
 
-// m * 2^e to the nearest float (halves up): 0 for m == 0, +inf past the largest.
-inline float pack(uint32_t m, int32_t e) {
-  if (m == 0) return 0.0f;
-  const int32_t top = 31 - leading_zeros(m);
-  int32_t shift = top - 23;  // to a 24-bit significand
-  int32_t exponent = e + shift;
-  if (exponent < -149) {  // subnormal: fewer significant bits
-    shift += -149 - exponent;
-    exponent = -149;
-  }
-  if (exponent > 104) return float_from_bits(0x7F800000u);  // 2^24 * 2^104 = 2^128
-  uint32_t significand;
-  if (shift <= 0) {
-    significand = m << -shift;
-  } else if (shift > 32) {
-    return 0.0f;
-  } else {
-    significand = ((m >> (shift - 1)) + 1u) >> 1;
-  }
-  // The implicit bit lands in the exponent field: a carry to 2^24 moves to the next binade, and a
-  // subnormal's rounding up to 2^23 becomes the least normal.
-  const uint32_t bits = (static_cast<uint32_t>(exponent + 149) << 23) + significand;
-  return float_from_bits(bits < 0x7F800000u ? bits : 0x7F800000u);
+// m * 2^e, normalised (0 stays 0).
+inline Wide wide(uint32_t m, int32_t e) {
+  if (m == 0) return {0u, 0};
+  const int32_t shift = leading_zeros(m);
+  return {m << shift, e - shift};
 }
 
 constexpr int32_t kSixth = 715827883;   // 2^32 / 6: mul_high(x, kSixth) = x / 6
@@ -120,6 +102,20 @@ inline Tails tails(int32_t alpha) {
   return {phi_q29 < 0 ? 0 : phi_q29, g_q28 < 0 ? 0 : g_q28};
 }
 
+// m^2 + v for m, v > 0 (the on limit): both halved into 32 bits, aligned, added, exactly
+// truncated to the larger one's binade.
+inline Wide square_plus(Normalised m, uint32_t v_magnitude) {
+  const uint32_t square = mul_high(m.m, m.m) >> 1;  // m^2 = square 2^(2 e + 33)
+  const int32_t e_square = 2 * m.e + 33;
+  if (v_magnitude == 0) return wide(square, e_square);
+  const Normalised v = normalise(v_magnitude);
+  const uint32_t half_v = v.m >> 1;  // v = half_v 2^(e + 1)
+  const int32_t e_v = v.e + 1;
+  const int32_t e = e_square > e_v ? e_square : e_v;
+  const auto aligned = [e](uint32_t x, int32_t ex) { return e - ex >= 32 ? 0u : x >> (e - ex); };
+  return wide(aligned(square, e_square) + aligned(half_v, e_v), e);
+}
+
 }  // namespace
 
 Moments relu_moments_fixed(float m, float v) {
@@ -127,11 +123,14 @@ Moments relu_moments_fixed(float m, float v) {
   const uint32_t m_magnitude = m_bits & 0x7FFFFFFFu;
   const bool negative = (m_bits >> 31) != 0;
   const uint32_t v_magnitude = float_bits(v) & 0x7FFFFFFFu;
-  // |alpha| >= 6: the limits, off (0) or on (m, m * m + v in IEEE float, v)
-  const auto limit = [m, v, negative]() {
-    return negative ? Moments{0.0f, 0.0f, 0.0f} : Moments{m, m * m + v, v};
+  // |alpha| >= 6: the limits, off (0) or on (m, m^2 + v, v)
+  const auto limit = [m_magnitude, v_magnitude, negative]() {
+    if (negative || m_magnitude == 0) return Moments{{0u, 0}, {0u, 0}, {0u, 0}};
+    const Normalised mn = normalise(m_magnitude);
+    const Normalised vn = v_magnitude != 0 ? normalise(v_magnitude) : Normalised{0u, 0};
+    return Moments{{mn.m, mn.e}, square_plus(mn, v_magnitude), {vn.m, vn.e}};
   };
-  if (v_magnitude == 0) return m_magnitude == 0 ? Moments{0.0f, 0.0f, 0.0f} : limit();
+  if (v_magnitude == 0) return limit();
   const Root root = reciprocal_root(v_magnitude);
   const int32_t half = root.e / 2 + 16;  // sd = sqrt_x 2^(half - 30)
   int32_t alpha = 0;                     // Q28
@@ -154,26 +153,9 @@ Moments relu_moments_fixed(float m, float v) {
   const int32_t k = h - mul_high(tl.partial_mean, tl.partial_mean);    // Q24
   const uint32_t h_q24 = h < 0 ? 0u : static_cast<uint32_t>(h);
   const uint32_t k_q24 = k < 0 ? 0u : static_cast<uint32_t>(k);
-  Moments r;
   // A = sd g: Q30 x Q28 -> Q26; B = v h, C = v k: x (Q32) x Q24 -> Q24, times 2^(e + 32)
-  r.mean = pack(mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26);
-  r.square = pack(mul_high(root.x, h_q24), root.e + 8);
-  r.variance = pack(mul_high(root.x, k_q24), root.e + 8);
-  return r;
-}
-
-bool relu_moments_fixed_inplace(uint32_t count, float* mean, float* var, float* variance_out) {
-  for (uint32_t j = 0; j < count; ++j) {
-    if (!s8_s16::is_finite_magnitude(s8_s16::magnitude_bits(mean[j])) ||
-        !s8_s16::is_finite_magnitude(s8_s16::magnitude_bits(var[j]))) {
-      return false;
-    }
-    const Moments r = relu_moments_fixed(mean[j], var[j]);
-    mean[j] = r.mean;
-    var[j] = r.square;
-    variance_out[j] = r.variance;
-  }
-  return true;
+  return {wide(mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26),
+          wide(mul_high(root.x, h_q24), root.e + 8), wide(mul_high(root.x, k_q24), root.e + 8)};
 }
 
 }  // namespace pbp::detail::relu_fixed

@@ -3,8 +3,7 @@
 // the next int8 layer rounds to its 15-bit codes (linear_moments_s8_s16.cpp). Why: without an
 // FPU each float operation is a library call of about 100 instructions (a division 400), and
 // the float ReLU takes some 60 of them per unit; this takes integer multiplies only, and gives
-// the same bits on every target because it is integer arithmetic (plus one IEEE multiply-add
-// where the unit is almost surely on).
+// the same bits on every target because it is integer arithmetic (no float operation at all).
 //
 // With sd = sqrt(v) and alpha = m / sd: A = sd g(alpha), B = v h(alpha), C = v k(alpha), where
 // g = alpha Phi + phi, h = alpha g + Phi and k = h - g^2 (Phi, phi the standard normal CDF and
@@ -14,6 +13,8 @@
 // (relative error below 2^-24). Beyond: alpha >= 6 gives A = m, B = m^2 + v, C = v (the limits,
 // off by less than 1e-8 relative), alpha <= -6 gives 0 (below 2e-10 sd). Absolute errors are
 // below 1e-6 sd (A) and 1e-6 v (B, C): small against the codes' 2^-15 of the layer's largest.
+// The results stay in 32-bit fixed point with an exponent each (no float rounding), so the next
+// layer's codes are one rounding shift of them.
 #pragma once
 #include <stdint.h>
 
@@ -29,19 +30,20 @@ extern const int32_t kPdf[kNodes];          // phi(alpha_i) * 2^30
 extern const int32_t kPartialMean[kNodes];  // g(alpha_i) * 2^28
 extern const uint16_t kRsqrtSeed[kSeeds];   // 2^15 / sqrt(x) at the middle of x's bin
 
+// m 2^e with m in [2^31, 2^32), or m = 0 for zero: the next layer's codes are shifts of m.
+struct Wide {
+  uint32_t m;
+  int32_t e;
+};
 struct Moments {
-  float mean;      // A = E[z]
-  float square;    // B = E[z^2]
-  float variance;  // C = Var z
+  Wide mean;      // A = E[z]
+  Wide square;    // B = E[z^2]
+  Wide variance;  // C = Var z
 };
 
 // The moments of max(0, a) for a ~ N(m, v), m finite and v finite and >= 0 (the caller's
 // checks): v == 0 gives the deterministic ReLU, (max(m, 0), max(m, 0)^2, 0).
 Moments relu_moments_fixed(float m, float v);
-
-// Applies relu_moments_fixed to `count` units: A over mean, B over var, C into `variance_out`
-// (a third buffer). False, with nothing defined written, if any m or v is not finite.
-bool relu_moments_fixed_inplace(uint32_t count, float* mean, float* var, float* variance_out);
 
 }  // namespace pbp::detail::relu_fixed
 #endif

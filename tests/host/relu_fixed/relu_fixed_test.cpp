@@ -42,16 +42,31 @@ Exact exact(long double m, long double v) {
   return {sd * g, v * h, v * (h - g * g)};
 }
 
-void expect_close(float m, float v) {
+long double value(Wide w) {
+  return w.m == 0 ? 0.0L : std::ldexp(static_cast<long double>(w.m), w.e);
+}
+bool normalised(Wide w) {
+  return w.m == 0 || w.m >= 0x80000000u;
+}
+
+struct Values {
+  long double mean, square, variance;
+};
+Values fixed(float m, float v) {
   const Moments r = relu_moments_fixed(m, v);
+  EXPECT_TRUE(normalised(r.mean) && normalised(r.square) && normalised(r.variance));
+  return {value(r.mean), value(r.square), value(r.variance)};
+}
+
+void expect_close(float m, float v) {
+  const Values r = fixed(m, v);
   const Exact e = exact(m, v);
   const long double sd = std::sqrt(static_cast<long double>(v));
-  // the bound, plus the result's own rounding to float (half an ulp, 2^-24 relative; B twice
-  // where alpha >= 6: fl(fl(m m) + v))
-  EXPECT_LE(std::fabs(r.mean - e.mean), 1e-6L * sd + 6e-8L * std::fabs(e.mean)) << m << " " << v;
-  EXPECT_LE(std::fabs(r.square - e.square), 1e-6L * v + 1.2e-7L * e.square) << m << " " << v;
-  EXPECT_LE(std::fabs(r.variance - e.variance), 1e-6L * v + 6e-8L * e.variance) << m << " " << v;
-  EXPECT_GE(r.variance, 0.0f);
+  // the bound, plus the results' own truncation to 32 bits (2^-31 relative; B's limit, m^2 + v,
+  // three times)
+  EXPECT_LE(std::fabs(r.mean - e.mean), 1e-6L * sd + 1e-9L * std::fabs(e.mean)) << m << " " << v;
+  EXPECT_LE(std::fabs(r.square - e.square), 1e-6L * v + 2e-9L * e.square) << m << " " << v;
+  EXPECT_LE(std::fabs(r.variance - e.variance), 1e-6L * v + 1e-9L * e.variance) << m << " " << v;
 }
 
 TEST(ReluFixed, WithinTheStatedBoundsOverAlphaAndScale) {
@@ -65,41 +80,33 @@ TEST(ReluFixed, WithinTheStatedBoundsOverAlphaAndScale) {
 }
 
 TEST(ReluFixed, DeterministicAndLimitCases) {
-  const Moments zero_variance_on = relu_moments_fixed(2.5f, 0.0f);
-  EXPECT_EQ(zero_variance_on.mean, 2.5f);
-  EXPECT_EQ(zero_variance_on.square, 6.25f);
-  EXPECT_EQ(zero_variance_on.variance, 0.0f);
-  const Moments zero_variance_off = relu_moments_fixed(-2.5f, 0.0f);
-  EXPECT_EQ(zero_variance_off.mean, 0.0f);
-  EXPECT_EQ(zero_variance_off.square, 0.0f);
-  EXPECT_EQ(zero_variance_off.variance, 0.0f);
-  const Moments zero_mean = relu_moments_fixed(0.0f, 4.0f);  // g(0) = phi(0), h(0) = 1/2
+  const Values zero_variance_on = fixed(2.5f, 0.0f);
+  EXPECT_EQ(zero_variance_on.mean, 2.5L);
+  EXPECT_EQ(zero_variance_on.square, 6.25L);
+  EXPECT_EQ(zero_variance_on.variance, 0.0L);
+  const Values zero_variance_off = fixed(-2.5f, 0.0f);
+  EXPECT_EQ(zero_variance_off.mean, 0.0L);
+  EXPECT_EQ(zero_variance_off.square, 0.0L);
+  EXPECT_EQ(zero_variance_off.variance, 0.0L);
+  const Values zero_mean = fixed(0.0f, 4.0f);  // g(0) = phi(0), h(0) = 1/2
   EXPECT_NEAR(zero_mean.mean, 2.0 * 0.3989422804014327, 1e-6);
   EXPECT_NEAR(zero_mean.square, 2.0, 1e-6);
   EXPECT_NEAR(zero_mean.variance, 4.0 * (0.5 - 0.3989422804014327 * 0.3989422804014327), 1e-6);
-  const Moments far_on = relu_moments_fixed(100.0f, 1.0f);
-  EXPECT_EQ(far_on.mean, 100.0f);
-  EXPECT_EQ(far_on.square, 10001.0f);
-  EXPECT_EQ(far_on.variance, 1.0f);
-  const Moments far_off = relu_moments_fixed(-100.0f, 1.0f);
-  EXPECT_EQ(far_off.mean, 0.0f);
-  // the smallest and largest magnitudes neither trap nor leave float's range wrongly
+  const Values far_on = fixed(100.0f, 1.0f);  // exact: 100 and 10001 fit 32 bits
+  EXPECT_EQ(far_on.mean, 100.0L);
+  EXPECT_EQ(far_on.square, 10001.0L);
+  EXPECT_EQ(far_on.variance, 1.0L);
+  const Values far_off = fixed(-100.0f, 1.0f);
+  EXPECT_EQ(far_off.mean, 0.0L);
+  // float's extremes: no overflow, no underflow to a wrong zero (the results are not floats)
   const float tiny = std::ldexp(1.0f, -149), huge = 3.0e38f;
-  const Moments small = relu_moments_fixed(tiny, tiny);
-  EXPECT_TRUE(std::isfinite(small.mean) && small.mean >= 0.0f);
-  const Moments large = relu_moments_fixed(0.0f, huge);
-  EXPECT_TRUE(std::isfinite(large.mean));
-  EXPECT_NEAR(large.mean / std::sqrt(huge), 0.3989422804014327, 1e-6);
-  EXPECT_NEAR(large.square / huge, 0.5, 1e-6);  // h(0) v = 1.5e38: still finite
-}
-
-TEST(ReluFixed, NonFiniteMomentsAreRefused) {
-  float mean[2] = {1.0f, NAN}, var[2] = {1.0f, 1.0f}, c[2];
-  EXPECT_FALSE(relu_moments_fixed_inplace(2, mean, var, c));
-  float mean2[2] = {1.0f, 2.0f}, var2[2] = {1.0f, INFINITY};
-  EXPECT_FALSE(relu_moments_fixed_inplace(2, mean2, var2, c));
-  float mean3[2] = {1.0f, -2.0f}, var3[2] = {1.0f, 0.5f};
-  EXPECT_TRUE(relu_moments_fixed_inplace(2, mean3, var3, c));
+  const Values small = fixed(tiny, tiny);
+  EXPECT_GT(small.mean, 0.0L);
+  const Values large = fixed(huge, huge);  // alpha = sqrt(huge): on; B = huge^2 + huge
+  EXPECT_NEAR(large.square / (static_cast<long double>(huge) * huge), 1.0L, 1e-9L);
+  const Values spread = fixed(0.0f, huge);
+  EXPECT_NEAR(spread.mean / std::sqrt(static_cast<long double>(huge)), 0.3989422804014327L, 1e-6L);
+  EXPECT_NEAR(spread.square / huge, 0.5L, 1e-6L);
 }
 
 }  // namespace
