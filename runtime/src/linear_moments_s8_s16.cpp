@@ -34,7 +34,7 @@ constexpr uint32_t kOneBits = 0x3F800000u;  // 1.0f: the bias unit's A and B
 
 // The first layer: A from the exact input, then B = A^2 from A's codes, shifted right (rounding
 // halves up) by the least sB that keeps the largest at most kCodeMax: value 2^(2 eA + sB) B16.
-bool codes_of_exact_input(uint32_t n, float* z_mean, Codes& codes) {
+__attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, Codes& codes) {
   uint32_t max_a = kOneBits;
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t m = magnitude_bits(z_mean[k]);
@@ -74,7 +74,8 @@ int32_t round_nonnegative(float x, int32_t e) {
 // moments, each with its own exponent. A and B go interleaved over m_z's floats (code pair k
 // over float k, just read) and C over v_z's first half, then B moves to v_z's second half and
 // A closes up (each store over bytes already read).
-bool codes_of_moments(uint32_t n, float* z_mean, float* z_var, Codes& codes) {
+__attribute__((noinline)) bool codes_of_moments(uint32_t n, float* z_mean, float* z_var,
+                                                Codes& codes) {
   uint32_t max_a = kOneBits, max_b = kOneBits, max_c = 0;
   for (uint32_t k = 0; k < n; ++k) {
     const float m = z_mean[k], v = z_var[k];
@@ -157,8 +158,10 @@ inline uint32_t load_unit_word(const float* buffer, uint32_t k) {
 // A's m over z_mean, B's over z_var, C's over a_mean and the exponents over a_var (all free: the
 // rows write a_mean and a_var later); then A's and B's codes in place (code k over word k / 2 ..
 // k / 2 + 1, read), and C's into z_var's second half (B's words there read by then).
-bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean, float* a_var,
-                   Codes& codes) {
+// Out of line, as the other two codes_of_: their frames and the rows' are on separate stack paths
+// (the predict stack budget).
+__attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean,
+                                             float* a_var, Codes& codes) {
   Wide top_a = kWideOne, top_b = kWideOne, top_c{0u, 0};
   for (uint32_t k = 0; k < n; ++k) {
     if (!is_finite_magnitude(magnitude_bits(z_mean[k])) ||

@@ -116,6 +116,33 @@ inline Wide square_plus(Normalised m, uint32_t v_magnitude) {
   return wide(aligned(square, e_square) + aligned(half_v, e_v), e);
 }
 
+// The moments where |alpha| >= 6 (or v = 0): 0 for m <= 0, else (m, m^2 + v, v).
+Moments limit_moments(uint32_t m_magnitude, uint32_t v_magnitude) {
+  if (m_magnitude == 0) return {{0u, 0}, {0u, 0}, {0u, 0}};
+  const Normalised mn = normalise(m_magnitude);
+  const Normalised vn = v_magnitude != 0 ? normalise(v_magnitude) : Normalised{0u, 0};
+  return {{mn.m, mn.e}, square_plus(mn, v_magnitude), {vn.m, vn.e}};
+}
+
+// alpha = m / sqrt(v) in Q28 for v > 0, or kTableEnd where |alpha| >= 6 (the limits).
+inline int32_t standardised_mean(uint32_t m_magnitude, bool negative, const Root& root,
+                                 int32_t half) {
+  if (m_magnitude == 0) return 0;
+  const Normalised mn = normalise(m_magnitude);
+  // |alpha| = m r 2^(-30 - half): mul_high(m, r) 2^(32 + e - 30 - half), in Q28
+  const uint32_t x = mul_high(mn.m, root.r);  // < 2^31
+  const int32_t shift = mn.e + 30 - half;
+  int32_t alpha;
+  if (shift >= 0) {
+    if (shift > 3 || (uint64_t{x} << shift) >= uint64_t{kTableEnd}) return kTableEnd;
+    alpha = static_cast<int32_t>(x << shift);
+  } else {
+    alpha = -shift >= 32 ? 0 : static_cast<int32_t>(x >> -shift);
+  }
+  if (alpha >= kTableEnd) return kTableEnd;
+  return negative ? -alpha : alpha;
+}
+
 }  // namespace
 
 Moments relu_moments_fixed(float m, float v) {
@@ -123,39 +150,23 @@ Moments relu_moments_fixed(float m, float v) {
   const uint32_t m_magnitude = m_bits & 0x7FFFFFFFu;
   const bool negative = (m_bits >> 31) != 0;
   const uint32_t v_magnitude = float_bits(v) & 0x7FFFFFFFu;
-  // |alpha| >= 6: the limits, off (0) or on (m, m^2 + v, v)
-  const auto limit = [m_magnitude, v_magnitude, negative]() {
-    if (negative || m_magnitude == 0) return Moments{{0u, 0}, {0u, 0}, {0u, 0}};
-    const Normalised mn = normalise(m_magnitude);
-    const Normalised vn = v_magnitude != 0 ? normalise(v_magnitude) : Normalised{0u, 0};
-    return Moments{{mn.m, mn.e}, square_plus(mn, v_magnitude), {vn.m, vn.e}};
-  };
-  if (v_magnitude == 0) return limit();
-  const Root root = reciprocal_root(v_magnitude);
-  const int32_t half = root.e / 2 + 16;  // sd = sqrt_x 2^(half - 30)
-  int32_t alpha = 0;                     // Q28
-  if (m_magnitude != 0) {
-    const Normalised mn = normalise(m_magnitude);
-    // |alpha| = m r 2^(-30 - half): mul_high(m, r) 2^(32 + e - 30 - half), in Q28
-    const uint32_t x = mul_high(mn.m, root.r);  // < 2^31
-    const int32_t shift = mn.e + 30 - half;
-    if (shift >= 0) {
-      if (shift > 3 || (uint64_t{x} << shift) >= uint64_t{kTableEnd}) return limit();
-      alpha = static_cast<int32_t>(x << shift);
-    } else {
-      alpha = -shift >= 32 ? 0 : static_cast<int32_t>(x >> -shift);
+  if (v_magnitude != 0) {
+    const Root root = reciprocal_root(v_magnitude);
+    const int32_t half = root.e / 2 + 16;  // sd = sqrt_x 2^(half - 30)
+    const int32_t alpha = standardised_mean(m_magnitude, negative, root, half);
+    if (alpha != kTableEnd) {
+      const Tails tl = tails(alpha);
+      const int32_t h = mul_high(alpha, tl.partial_mean) + (tl.cdf >> 5);  // Q24
+      const int32_t k = h - mul_high(tl.partial_mean, tl.partial_mean);    // Q24
+      const uint32_t h_q24 = h < 0 ? 0u : static_cast<uint32_t>(h);
+      const uint32_t k_q24 = k < 0 ? 0u : static_cast<uint32_t>(k);
+      // A = sd g: Q30 x Q28 -> Q26; B = v h, C = v k: x (Q32) x Q24 -> Q24, times 2^(e + 32)
+      return {wide(mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26),
+              wide(mul_high(root.x, h_q24), root.e + 8), wide(mul_high(root.x, k_q24), root.e + 8)};
     }
-    if (alpha >= kTableEnd) return limit();
-    if (negative) alpha = -alpha;
   }
-  const Tails tl = tails(alpha);
-  const int32_t h = mul_high(alpha, tl.partial_mean) + (tl.cdf >> 5);  // Q24
-  const int32_t k = h - mul_high(tl.partial_mean, tl.partial_mean);    // Q24
-  const uint32_t h_q24 = h < 0 ? 0u : static_cast<uint32_t>(h);
-  const uint32_t k_q24 = k < 0 ? 0u : static_cast<uint32_t>(k);
-  // A = sd g: Q30 x Q28 -> Q26; B = v h, C = v k: x (Q32) x Q24 -> Q24, times 2^(e + 32)
-  return {wide(mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26),
-          wide(mul_high(root.x, h_q24), root.e + 8), wide(mul_high(root.x, k_q24), root.e + 8)};
+  // |alpha| >= 6 or v = 0: the limits, off (0) or on (m, m^2 + v, v)
+  return limit_moments(negative ? 0u : m_magnitude, v_magnitude);
 }
 
 }  // namespace pbp::detail::relu_fixed
