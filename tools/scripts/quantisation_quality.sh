@@ -69,18 +69,21 @@ python3 - "$results" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print("\nset: mean test LL float32 / float16 / int8; int8 - float32: mean and largest |LL difference|,"
-      " splits within 0.01 nats; largest |95 % coverage difference| (points); largest median"
-      " epistemic std difference (float16, int8)")
+      " splits within 0.01 nats; largest |95 % coverage difference| of a split (points), and of the"
+      " coverage pooled over the splits; largest median epistemic std difference (float16, int8)")
 for name in dict.fromkeys(r["set"] for r in rows):
     r = [x for x in rows if x["set"] == name]
     ll = {s: [float(x["loglik" + s]) for x in r] for s in ("32", "16", "8")}
     d8 = [b - a for a, b in zip(ll["32"], ll["8"])]
     c8 = [100 * abs(float(x["coverage95_8"]) - float(x["coverage95_32"])) for x in r]
     c16 = [100 * abs(float(x["coverage95_16"]) - float(x["coverage95_32"])) for x in r]
+    # pooled: the splits' test sets are the same size, so the mean of their coverages
+    pooled = {s: 100 * statistics.mean(float(x["coverage95_" + s]) for x in r) for s in ("32", "16", "8")}
     print(f"{name} ({len(r)} splits): {statistics.mean(ll['32']):.5f} / {statistics.mean(ll['16']):.5f}"
           f" / {statistics.mean(ll['8']):.5f}; int8 {statistics.mean(d8):+.2e}, largest"
           f" {max(abs(d) for d in d8):.2e}, {sum(abs(d) <= 0.01 for d in d8)}/{len(r)} within 0.01;"
-          f" coverage float16 {max(c16):.2f}, int8 {max(c8):.2f} points;"
+          f" coverage float16 {max(c16):.2f}, int8 {max(c8):.2f} points (pooled"
+          f" {pooled['16'] - pooled['32']:+.2f}, {pooled['8'] - pooled['32']:+.2f});"
           f" epistemic {max(float(x['epistemic16']) for x in r):.2e},"
           f" {max(float(x['epistemic8']) for x in r):.2e}")
 PY
