@@ -6,18 +6,20 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "input_columns.hpp"
 #include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/int8_rounding.hpp"
 
 namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: pbp quantize IN.pbp --storage float16|int8|float32 --out OUT.pbp\n"
+    "usage: pbp quantize IN.pbp --storage float16|int8|float32 --out OUT.pbp [--data TRAIN]\n"
     "\n"
     "Rewrites a model blob with its layers' weight means and variances in another storage type\n"
     "(runtime/FORMAT.md): float16 takes 4 bytes per weight instead of 8, each value rounded to\n"
@@ -25,10 +27,18 @@ const char* const kUsage =
     "q in -127..127 with a scale s per row; a variance w u^2, u in 1..255 with one scale w per\n"
     "layer). Gammas, standardisation and metadata are kept as they are. Writes OUT atomically\n"
     "and prints the sizes and the largest rounding error of the means and variances. The result\n"
-    "is byte for byte what 'pbp train --storage float16|int8' writes for the same training run.\n"
+    "is byte for byte what 'pbp train --storage float16|int8' writes for the same training run\n"
+    "(int8: given --data with the training rows).\n"
     "\n"
     "  --storage S    float16, int8, or float32 (decodes a quantised blob's values into float32)\n"
-    "  --out F        the blob to write\n";
+    "  --out F        the blob to write\n"
+    "  --data F       int8: the model's training rows (a CSV with its inputs, or IDX images).\n"
+    "                 Each row's means are then rounded one at a time, each rounding error\n"
+    "                 spread over the row's later weights so that the layer's sums over these\n"
+    "                 rows change least (GPTQ's rounding; at most 4096 rows, evenly spaced);\n"
+    "                 without it, each to the nearest code. 'pbp train --storage int8' does this\n"
+    "                 with its training rows. Use training rows only: the rounding is fitted to "
+    "them.\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {
@@ -51,6 +61,12 @@ int run(const std::string& path, const ParsedOptions& options) {
   const trainer::Model original = trainer::read_blob(bytes);
   trainer::Model model = original;
   model.weight_storage = storage;
+  if (options.text("data")) {
+    if (storage != format::Storage::int8) throw UsageError("--data applies to --storage int8");
+    const LoadedModel loaded = LoadedModel::open(bytes, path);
+    const ModelRows rows = load_model_rows(options, loaded.description(), false);
+    trainer::round_means_to_int8_grid(model, rows.data);
+  }
   trainer::check_destination(out);
   const std::vector<uint8_t> blob = trainer::write_blob(model);
   const trainer::Model written = trainer::read_blob(blob);
@@ -78,7 +94,7 @@ int run(const std::string& path, const ParsedOptions& options) {
 }  // namespace
 
 int command_quantize(const Arguments& args) {
-  const CommandDefinition command{"quantize", kUsage, {{"storage", true}, {"out", true}}};
+  const CommandDefinition command{"quantize", kUsage, {{"storage", true}, {"out", true}, {"data"}}};
   // The model path is the one positional argument (the first that is no option's value).
   Arguments options;
   std::vector<std::string> paths;
@@ -89,7 +105,7 @@ int command_quantize(const Arguments& args) {
       continue;
     }
     options.push_back(argument);
-    const bool takes_value = argument == "--storage" || argument == "--out";
+    const bool takes_value = argument == "--storage" || argument == "--out" || argument == "--data";
     if (takes_value && i + 1 < args.size()) options.push_back(args[++i]);
   }
   return run_command(command, options, [&](const ParsedOptions& parsed) {

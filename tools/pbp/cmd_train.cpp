@@ -9,6 +9,7 @@
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/int8_rounding.hpp"
 #include "pbp/trainer/standardisation.hpp"
 #include "train_setup.hpp"
 #include "training_curve.hpp"
@@ -41,7 +42,8 @@ const char* const kUsage =
     "  --out model.pbp      the model blob to write\n"
     "  --storage S          the weights' storage in the blob: float32 (default, 8 bytes per\n"
     "                       weight), float16 (4 bytes) or int8 (about 2); as 'pbp quantize'\n"
-    "                       would make it from the float32 blob\n"
+    "                       would make it from the float32 blob (int8: with --data, the means\n"
+    "                       rounded to keep the layers' sums over the training rows)\n"
     "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model is\n"
     "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
     "                       mean log-likelihood) on the training set, and on --test if given;\n"
@@ -140,6 +142,8 @@ int run(const ParsedOptions& options) {
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;
   model.weight_storage = storage;
+  // int8: the means rounded to keep the layers' sums over the training rows (int8_rounding.hpp)
+  if (storage == format::Storage::int8) trainer::round_means_to_int8_grid(model, data);
 
   const size_t bytes = save_model(out, model);
   const std::string task = task_summary(train_options);

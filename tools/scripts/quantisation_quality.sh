@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # float16 and int8 weights against the float32 blob of the same training run (README, "Quantised
-# weights"): each float32 model is trained once, quantised with `pbp quantize`, and the blobs are
-# scored with `pbp eval` on the same test rows and `pbp predict` on the same inputs.
+# weights"): each float32 model is trained once, quantised with `pbp quantize` (int8 with --data:
+# the split's training rows, as `pbp train --storage int8` does), and the blobs are scored with
+# `pbp eval` on the same test rows and `pbp predict` on the same inputs.
 #   Boston and the UCI sets of DATASETS_DIR/uci (13-50-1 and alike, --recipe paper, 40 epochs) on
 #   their 20 standard splits: test LL and 95 % coverage, the quantised - float32 difference per
 #   split, and the median relative difference of the epistemic std on the data set's first 1 000
@@ -53,7 +54,8 @@ for entry in "${sets[@]}"; do
     "$pbp" train --data "$work/train.csv" --recipe paper --seed "$((i + 1))" \
       --out "$work/${name}32.pbp" >/dev/null 2>&1
     "$pbp" quantize "$work/${name}32.pbp" --storage float16 --out "$work/${name}16.pbp" >/dev/null
-    "$pbp" quantize "$work/${name}32.pbp" --storage int8 --out "$work/${name}8.pbp" >/dev/null
+    "$pbp" quantize "$work/${name}32.pbp" --storage int8 --data "$work/train.csv" \
+      --out "$work/${name}8.pbp" >/dev/null
     for s in 32 16 8; do
       "$pbp" eval --model "$work/$name$s.pbp" --data "$work/test.csv" --json >"$work/eval$s.json"
       "$pbp" predict --model "$work/$name$s.pbp" --data "$work/inputs.csv" --out "$work/p$s.csv"
@@ -96,7 +98,8 @@ awk -F, 'NR == 1 || NR % 5 == 2' "$data/digits.csv" >"$work/digits_test.csv"
 "$pbp" train --data "$work/digits_train.csv" --task multiclass --classes 10 --hidden 50 \
   --epochs 40 --seed 1 --out "$work/digits32.pbp" >/dev/null 2>&1
 "$pbp" quantize "$work/digits32.pbp" --storage float16 --out "$work/digits16.pbp" >/dev/null
-"$pbp" quantize "$work/digits32.pbp" --storage int8 --out "$work/digits8.pbp" >/dev/null
+"$pbp" quantize "$work/digits32.pbp" --storage int8 --data "$work/digits_train.csv" \
+  --out "$work/digits8.pbp" >/dev/null
 for s in 32 16 8; do
   echo "digits $s: $("$pbp" eval --model "$work/digits$s.pbp" --data "$work/digits_test.csv" --json)"
 done

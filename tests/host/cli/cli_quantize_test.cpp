@@ -44,9 +44,10 @@ TEST_F(Quantize, MatchesTrainingWithFloat16Storage) {
   EXPECT_NE(read_file(path("back.pbp")), read_file(path("f32.pbp")));  // the rounding stays
 }
 
-// int8 likewise: train --storage int8 writes what quantising the float32 blob writes; quantising
-// the int8 blob again changes nothing (its decoded values are what it encodes); inspect reports
-// int8 layers and their rounding; the weights take about 2 bytes each.
+// int8 likewise: train --storage int8 writes what quantising the float32 blob with the training
+// rows (--data) writes; quantising the int8 blob again
+// changes nothing, with or without rows (its decoded values are what it encodes); inspect
+// reports int8 layers and their rounding; the weights take about 2 bytes each.
 TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
   write_file(path("train.csv"), regression_csv(60));
   const std::vector<std::string> train = {"train",    "--data", path("train.csv"), "--hidden", "6",
@@ -57,17 +58,26 @@ TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
   ASSERT_EQ(run_pbp(f32).exit_code, 0);
   const RunResult trained = run_pbp(i8);
   ASSERT_EQ(trained.exit_code, 0) << trained.err;
-  const RunResult quantised =
-      run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("q.pbp")});
+  const RunResult quantised = run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--data",
+                                       path("train.csv"), "--out", path("q.pbp")});
   ASSERT_EQ(quantised.exit_code, 0) << quantised.err;
   EXPECT_EQ(read_file(path("q.pbp")), read_file(path("i8.pbp")));
-  const RunResult again =
-      run_pbp({"quantize", path("q.pbp"), "--storage", "int8", "--out", path("q2.pbp")});
-  ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.out.find("largest change: means 0 (relative 0), variances 0 (relative 0)"),
-            std::string::npos)
-      << again.out;
-  EXPECT_EQ(read_file(path("q2.pbp")), read_file(path("q.pbp")));
+  for (const bool with_rows : {false, true}) {
+    std::vector<std::string> args = {"quantize", path("q.pbp"), "--storage",
+                                     "int8",     "--out",       path("q2.pbp")};
+    if (with_rows) args.insert(args.end(), {"--data", path("train.csv")});
+    const RunResult again = run_pbp(args);
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.out.find("largest change: means 0 (relative 0), variances 0 (relative 0)"),
+              std::string::npos)
+        << again.out;
+    EXPECT_EQ(read_file(path("q2.pbp")), read_file(path("q.pbp")));
+  }
+  const RunResult float16_rows = run_pbp({"quantize", path("f32.pbp"), "--storage", "float16",
+                                          "--data", path("train.csv"), "--out", path("x.pbp")});
+  EXPECT_EQ(float16_rows.exit_code, 2);
+  EXPECT_NE(float16_rows.err.find("--data applies to --storage int8"), std::string::npos)
+      << float16_rows.err;
 
   const RunResult inspect = run_pbp({"inspect", path("q.pbp")});
   ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
@@ -80,6 +90,24 @@ TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
 
 // pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
 // tolerance; a blob that is not the original quantised is refused, not compared.
+// --data rounds differently from the nearest code (on a network wide enough for the spread
+// errors to move codes), with the same layout (tests/host/quantisation checks what it keeps).
+TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
+  write_file(path("train.csv"), regression_csv(200));
+  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "24", "--epochs", "5",
+                     "--seed", "3", "--out", path("f32.pbp")})
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("n.pbp")}).exit_code,
+      0);
+  const RunResult rows = run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--data",
+                                  path("train.csv"), "--out", path("d.pbp")});
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_NE(read_file(path("n.pbp")), read_file(path("d.pbp")));
+  EXPECT_EQ(read_file(path("n.pbp")).size(), read_file(path("d.pbp")).size());
+}
+
 TEST_F(Quantize, VerifyAgainstTheFloat32Original) {
   write_file(path("train.csv"), regression_csv(60));
   ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",

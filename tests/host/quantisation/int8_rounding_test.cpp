@@ -1,0 +1,121 @@
+// The data-aware int8 rounding (trainer/include/pbp/trainer/int8_rounding.hpp): its means are on
+// the writer's grid (so the int8 blob stores exactly them), it is idempotent, and it keeps the
+// layers' sums over the rows it was given closer than the nearest code does.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "pbp/format.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/int8_rounding.hpp"
+#include "random_models.hpp"
+
+namespace {
+
+using pbp::trainer::Model;
+namespace fmt = pbp::format;
+
+// Correlated standardised inputs (noisy copies of two factors, as measured features often are):
+// where spreading the errors pays most.
+std::vector<double> correlated_rows(size_t rows, uint32_t inputs, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> x(rows * inputs);
+  for (size_t r = 0; r < rows; ++r) {
+    const double factors[2] = {normal(rng), normal(rng)};
+    for (uint32_t i = 0; i < inputs; ++i) x[r * inputs + i] = factors[i % 2] + 0.1 * normal(rng);
+  }
+  return x;
+}
+
+// The int8 blob's decoded means (nearest rounding by the writer).
+Model nearest(const Model& model) {
+  Model int8 = model;
+  int8.weight_storage = fmt::Storage::int8;
+  return pbp::trainer::read_blob(pbp::trainer::write_blob(int8));
+}
+
+// sum over rows and units of (sum_k (m'_k - m_k) z_k)^2 with z the layer's input moments as H
+// holds them: e^T H e per row of the layer, summed.
+double sum_error(const Model& original, const Model& rounded, size_t layer,
+                 const std::vector<double>& h) {
+  const pbp::trainer::Layer& a = original.layers[layer];
+  const size_t n = a.row_length();
+  double total = 0.0;
+  for (uint32_t j = 0; j < a.outputs; ++j) {
+    for (size_t p = 0; p < n; ++p) {
+      const double ep = rounded.layers[layer].mean[j * n + p] - a.mean[j * n + p];
+      for (size_t q = 0; q < n; ++q) {
+        total += ep * h[p * n + q] * (rounded.layers[layer].mean[j * n + q] - a.mean[j * n + q]);
+      }
+    }
+  }
+  return total;
+}
+
+TEST(Int8Rounding, OnTheGridKeptByTheWriterAndIdempotent) {
+  Model model = pbp::test_fixtures::random_model(6, {20}, 11);
+  for (auto& layer : model.layers) {
+    for (double& m : layer.mean) m = static_cast<float>(m);
+  }
+  const std::vector<double> x = correlated_rows(300, 6, 2);
+  Model rounded = model;
+  pbp::trainer::round_means_to_int8_grid(rounded,
+                                         pbp::trainer::layer_input_second_moments(model, x, 300));
+  const Model stored = nearest(rounded);  // the writer's rounding of values already on the grid
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    EXPECT_EQ(stored.layers[l].mean, rounded.layers[l].mean) << "layer " << l;
+  }
+  Model again = rounded;
+  pbp::trainer::round_means_to_int8_grid(again,
+                                         pbp::trainer::layer_input_second_moments(rounded, x, 300));
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    EXPECT_EQ(again.layers[l].mean, rounded.layers[l].mean) << "layer " << l;
+    EXPECT_EQ(again.layers[l].variance, model.layers[l].variance) << "layer " << l;
+  }
+}
+
+TEST(Int8Rounding, KeepsTheSumsCloserThanTheNearestCode) {
+  // Weight variances small against the means, as after training: the hidden units' second
+  // moments are then mostly A A^T (correlated units), which the compensation can follow; the
+  // units' own variances C it cannot.
+  Model model = pbp::test_fixtures::random_model(8, {40, 30}, 5);
+  for (auto& layer : model.layers) {
+    for (double& v : layer.variance) v *= 1e-3;
+  }
+  const std::vector<double> x = correlated_rows(500, 8, 9);
+  const std::vector<std::vector<double>> h =
+      pbp::trainer::layer_input_second_moments(model, x, 500);
+  Model rounded = model;
+  pbp::trainer::round_means_to_int8_grid(rounded, h);
+  const Model plain = nearest(model);
+  for (size_t l = 0; l + 1 < model.layers.size(); ++l) {  // the layers of many rows
+    const double spread = sum_error(model, rounded, l, h[l]);
+    const double nearest_error = sum_error(model, plain, l, h[l]);
+    std::printf("layer %zu: e^T H e %.3g against %.3g\n", l, spread, nearest_error);
+    // measured 0.35 (layer 0) and 0.41 (layer 1) of the nearest code's; spreading the errors
+    // the wrong way gives 2.2 and 2.4 times it
+    EXPECT_LT(spread, 0.8 * nearest_error) << "layer " << l;
+  }
+}
+
+TEST(Int8Rounding, SecondMomentsOfTheFirstLayerAreTheInputs) {
+  Model model = pbp::test_fixtures::random_model(2, {3}, 1);
+  const std::vector<double> x = {1.0, 2.0, -1.0, 0.5};  // two rows
+  const std::vector<std::vector<double>> h = pbp::trainer::layer_input_second_moments(model, x, 2);
+  // [x; 1] [x; 1]^T averaged: rows (1, 2, 1) and (-1, 0.5, 1)
+  const std::vector<double> expected = {1.0, 0.75, 0.0, 0.75, 2.125, 1.25, 0.0, 1.25, 1.0};
+  ASSERT_EQ(h[0].size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_DOUBLE_EQ(h[0][i], expected[i]) << i;
+  // the hidden layer's H is symmetric with C on its diagonal: at least A^2
+  const size_t n = model.layers[1].row_length();
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) EXPECT_DOUBLE_EQ(h[1][i * n + j], h[1][j * n + i]);
+  }
+  EXPECT_DOUBLE_EQ(h[1][n * n - 1], 1.0);  // the bias unit
+}
+
+}  // namespace

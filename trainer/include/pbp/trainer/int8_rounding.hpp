@@ -1,0 +1,34 @@
+// Data-aware rounding of int8 weight means: the rounding of OPTQ/GPTQ (Frantar et al. 2023) on
+// PBP's moment propagation. Each row's means are rounded one at a time onto the int8 grid the
+// blob writer uses (format.hpp's int8_weights: one scale per row, its largest |mean| / 127), and
+// each rounding error is spread over the row's weights not yet rounded so that the row's sums
+// over the training rows change least: the error e of the sum is e^T H e with H the mean of
+// E[z z^T] of the layer's input units (their moments under the float model: A A^T + diag(C),
+// the bias unit 1). The variances are not changed. Only training rows are used.
+#pragma once
+#include <cstddef>
+#include <span>
+
+#include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/model.hpp"
+
+namespace pbp::trainer {
+
+// The second moments H (row_length x row_length, row-major; the bias unit last) of every layer's
+// input units over `rows` standardised inputs (row-major, model.layers[0].inputs per row).
+std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
+                                                            std::span<const double> inputs,
+                                                            size_t rows);
+
+// Moves every layer's means onto the int8 grid, compensating as above with `second_moments`
+// (layer_input_second_moments'). The blob writer then stores exactly these values (its nearest
+// rounding of a value on the grid is the value), so `write_blob` of the result is the int8 blob.
+void round_means_to_int8_grid(Model& model, const std::vector<std::vector<double>>& second_moments);
+
+// The whole step for `pbp train --storage int8` and `pbp quantize --data`: the training rows in
+// original units, standardised as the model's inputs; at most kInt8RoundingRows of them, evenly
+// spaced (the second moments settle long before; Fashion-MNIST's 60 000 would take a minute).
+inline constexpr size_t kInt8RoundingRows = 4096;
+void round_means_to_int8_grid(Model& model, const Dataset& training_rows);
+
+}  // namespace pbp::trainer
