@@ -38,11 +38,9 @@ struct Normalised {
   int32_t e;
 };
 inline Normalised normalise(uint32_t magnitude) {
-  const uint32_t biased = magnitude >> 23;
-  const uint32_t fraction = magnitude & 0x7FFFFFu;
-  if (biased != 0) return {(fraction | 0x800000u) << 8, static_cast<int32_t>(biased) - 158};
-  const int32_t shift = leading_zeros(fraction);  // subnormal
-  return {fraction << shift, -149 - shift};
+  const s8_s16::Unpacked u = s8_s16::unpack(magnitude);
+  const int32_t shift = u.significand >= 0x800000u ? 8 : leading_zeros(u.significand);
+  return {u.significand << shift, u.exponent - shift};
 }
 
 // m * 2^e, normalised (0 stays 0).

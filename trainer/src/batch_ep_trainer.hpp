@@ -8,6 +8,7 @@
 #include "pbp/math.hpp"
 #include "pbp/trainer/batch_ep.hpp"
 #include "pbp/trainer/random.hpp"
+#include "pbp/trainer/spd_matrix.hpp"
 
 namespace pbp::trainer::batch_ep::detail {
 
@@ -19,8 +20,7 @@ inline constexpr double kFixedTheta = -2.4079456086518722;  // log 0.3^2
 inline constexpr double kMinPriorPrecision = 0.01;          // tau_min = 0.1^2 (appendix G)
 inline constexpr uint32_t kPriorIterations = 40;
 
-// In-place inverse of a symmetric positive definite n x n matrix by Cholesky; false if not PD.
-bool invert_spd(std::vector<double>& a, size_t n);
+using trainer::invert_spd;  // spd_matrix.hpp
 // matrix * x for a square matrix of x.size() rows.
 std::vector<double> multiply(const std::vector<double>& matrix, const std::vector<double>& x);
 // x^T A x, and A x into ax, for the n x n matrix a.

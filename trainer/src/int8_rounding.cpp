@@ -7,57 +7,17 @@
 #include <stdexcept>
 
 #include "pbp/moments.hpp"
+#include "pbp/trainer/spd_matrix.hpp"
 
 namespace pbp::trainer {
 namespace {
 
-// The inverse of the symmetric positive definite n x n matrix h (row-major), by Cholesky; then
-// its upper Cholesky factor U (h^-1 = U^T U), row-major: what the sequential rounding needs.
+// The upper Cholesky factor U of h^-1 (h^-1 = U^T U): row a of U / U_aa is how the rounding error
+// of weight a spreads over the later weights (GPTQ).
 std::vector<double> upper_factor_of_inverse(std::vector<double> h, size_t n) {
-  // h = L L^T, in place (lower triangle)
-  for (size_t j = 0; j < n; ++j) {
-    double d = h[j * n + j];
-    for (size_t k = 0; k < j; ++k) d -= h[j * n + k] * h[j * n + k];
-    if (!(d > 0.0)) throw std::runtime_error("int8 rounding: second moments not positive definite");
-    const double l = std::sqrt(d);
-    h[j * n + j] = l;
-    for (size_t i = j + 1; i < n; ++i) {
-      double s = h[i * n + j];
-      for (size_t k = 0; k < j; ++k) s -= h[i * n + k] * h[j * n + k];
-      h[i * n + j] = s / l;
-    }
-  }
-  // h^-1 = L^-T L^-1: its upper factor is the lower factor of the reversed order, so invert by
-  // columns: inv = L^-T L^-1, then factor inv (n is at most a layer's width + 1)
-  std::vector<double> l_inv(n * n, 0.0);
-  for (size_t j = 0; j < n; ++j) {
-    l_inv[j * n + j] = 1.0 / h[j * n + j];
-    for (size_t i = j + 1; i < n; ++i) {
-      double s = 0.0;
-      for (size_t k = j; k < i; ++k) s -= h[i * n + k] * l_inv[k * n + j];
-      l_inv[i * n + j] = s / h[i * n + i];
-    }
-  }
-  std::vector<double> inv(n * n, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t j = 0; j <= i; ++j) {
-      double s = 0.0;
-      for (size_t k = i; k < n; ++k) s += l_inv[k * n + i] * l_inv[k * n + j];
-      inv[i * n + j] = inv[j * n + i] = s;
-    }
-  }
-  // inv = U^T U with U upper: U row i from the Cholesky of inv (upper form)
-  std::vector<double> u(n * n, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    double d = inv[i * n + i];
-    for (size_t k = 0; k < i; ++k) d -= u[k * n + i] * u[k * n + i];
-    if (!(d > 0.0)) throw std::runtime_error("int8 rounding: inverse not positive definite");
-    u[i * n + i] = std::sqrt(d);
-    for (size_t j = i + 1; j < n; ++j) {
-      double s = inv[i * n + j];
-      for (size_t k = 0; k < i; ++k) s -= u[k * n + i] * u[k * n + j];
-      u[i * n + j] = s / u[i * n + i];
-    }
+  std::vector<double> u;
+  if (!invert_spd(h, n) || !upper_cholesky(h, n, u)) {
+    throw std::runtime_error("int8 rounding: second moments not positive definite");
   }
   return u;
 }
