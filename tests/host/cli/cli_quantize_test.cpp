@@ -88,8 +88,6 @@ TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
   EXPECT_NE(inspect.out.find("rounding:   int8 weights are within"), std::string::npos);
 }
 
-// pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
-// tolerance; a blob that is not the original quantised is refused, not compared.
 // --data rounds differently from the nearest code (on a network wide enough for the spread
 // errors to move codes), with the same layout (tests/host/quantisation checks what it keeps).
 TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
@@ -106,8 +104,15 @@ TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
   ASSERT_EQ(rows.exit_code, 0) << rows.err;
   EXPECT_NE(read_file(path("n.pbp")), read_file(path("d.pbp")));
   EXPECT_EQ(read_file(path("n.pbp")).size(), read_file(path("d.pbp")).size());
+  // verify --reference knows it for the original quantised (only the means differ)
+  const RunResult verified = run_pbp({"verify", "--model", path("d.pbp"), "--reference",
+                                      path("f32.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find("tolerance 0.05: PASS"), std::string::npos) << verified.out;
 }
 
+// pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
+// tolerance; a blob that is not the original quantised is refused, not compared.
 TEST_F(Quantize, VerifyAgainstTheFloat32Original) {
   write_file(path("train.csv"), regression_csv(60));
   ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
