@@ -10,7 +10,6 @@
 namespace pbp::detail::relu_fixed {
 namespace {
 using s8_s16::float_bits;
-using s8_s16::float_from_bits;
 
 inline int32_t mul_high(int32_t a, int32_t b) {
   return s8_s16::multiply_high(a, b);
