@@ -21,6 +21,10 @@ inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
       layer.storage, variance, layer.outputs, layer.outputs * (layer.inputs + 1u)));
 }
 
+// linear_moments of a float32 layer (linear_moments_f32.cpp): moments.hpp's kernel, out of line.
+void linear_moments_f32(const pbp_layer& layer, bool exact_input, const float* z_mean,
+                        const float* z_var, float* a_mean, float* a_var);
+
 // linear_moments of a float16 layer (linear_moments_f16.cpp): the float32 kernel's arithmetic
 // on each weight converted exactly to float, so the result is bit for bit the float32 kernel's
 // on the decoded weights. With kExactInput z_var is not read.
@@ -66,9 +70,7 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
                                          const_cast<float*>(z_var), a_mean, a_var);
   }
 #endif
-  ::pbp::linear_moments<float, kExactInput>(
-      LayerWeights<float>{layer.mean, layer.variance, layer.inputs, layer.outputs}, z_mean, z_var,
-      a_mean, a_var);
+  detail::linear_moments_f32(layer, kExactInput, z_mean, z_var, a_mean, a_var);
 }
 
 // network_moments_from's hook (moments.hpp): int8 ReLU layers followed by int8 layers take the
