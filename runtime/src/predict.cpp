@@ -35,10 +35,11 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
   const float z = math::detail::interval_half_width_fast((1.0f - probability) * 0.5f);
   p.lower = p.mean - z * p.std;
   p.upper = p.mean + z * p.std;
-  const float outputs[6] = {p.mean, p.epistemic_variance, p.aleatoric_variance, p.std, p.lower,
-                            p.upper};
-  for (float value : outputs) {
-    if (!math::is_finite(value)) return PBP_ERR_NONFINITE_OUTPUT;
+  // field by field, not through an array of copies: 24 bytes less on the predict stack path
+  if (!math::is_finite(p.mean) || !math::is_finite(p.epistemic_variance) ||
+      !math::is_finite(p.aleatoric_variance) || !math::is_finite(p.std) ||
+      !math::is_finite(p.lower) || !math::is_finite(p.upper)) {
+    return PBP_ERR_NONFINITE_OUTPUT;
   }
   p.range = detail::input_range_report(model, input);
   *result = p;
