@@ -226,6 +226,18 @@ inline uint32_t pack(uint32_t low_half, uint32_t high_half) {  // PKHBT
   __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(low_half), "r"(high_half));
   return r;
 }
+// bytes 1 and 3: SXTB16/UXTB16 with their own rotation (GCC emits a separate ROR for the ACLE
+// intrinsic of a rotated word)
+inline uint32_t sxtb16_ror8(uint32_t x) {
+  uint32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
+}
+inline uint32_t uxtb16_ror8(uint32_t x) {
+  uint32_t r;
+  __asm__("uxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
+}
 #else
 // bytes 0 and 2 of x, sign- or zero-extended into the two halfwords
 inline uint32_t sxtb16(uint32_t x) {
@@ -246,6 +258,14 @@ inline uint32_t pack(uint32_t low_half, uint32_t high_half) {
 inline uint32_t ror8(uint32_t x) {
   return (x >> 8) | (x << 24);
 }
+#if !PBP_S8_S16_DSP
+inline uint32_t sxtb16_ror8(uint32_t x) {
+  return sxtb16(ror8(x));
+}
+inline uint32_t uxtb16_ror8(uint32_t x) {
+  return uxtb16(ror8(x));
+}
+#endif
 inline uint32_t load_word(const uint8_t* p) {
   uint32_t w;
   __builtin_memcpy(&w, p, sizeof w);
@@ -285,12 +305,12 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
   const uint32_t paired = count & ~3u;
   for (uint32_t k = 0; k < paired; k += 4u) {
     const uint32_t qw = load_word(reinterpret_cast<const uint8_t*>(q) + k);
-    const uint32_t q02 = sxtb16(qw), q13 = sxtb16(ror8(qw));
+    const uint32_t q02 = sxtb16(qw), q13 = sxtb16_ror8(qw);
     mean = smlald(q02, load_word(a_codes + 2u * k), mean);
     mean = smlald(q13, load_word(a_codes + 2u * k + 4u), mean);
     const uint32_t uw = load_word(u + k);
     const uint32_t u02 = square_pair(uxtb16(uw)) ^ 0x80008000u;
-    const uint32_t u13 = square_pair(uxtb16(ror8(uw))) ^ 0x80008000u;
+    const uint32_t u13 = square_pair(uxtb16_ror8(uw)) ^ 0x80008000u;
     spread = smlald(u02, load_word(b_codes + 2u * k), spread);
     spread = smlald(u13, load_word(b_codes + 2u * k + 4u), spread);
     if constexpr (kHasC) {
