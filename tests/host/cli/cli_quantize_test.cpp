@@ -6,7 +6,16 @@
 namespace pbp::cli_test {
 namespace {
 
-using Quantize = CliTest;
+class Quantize : public CliTest {
+ protected:
+  // `pbp train` on train.csv (regression) into `out`; fails the test if it does not succeed.
+  void train(const std::string& hidden, const std::string& epochs, const std::string& seed,
+             const std::string& out) {
+    const RunResult r = run_pbp({"train", "--data", path("train.csv"), "--hidden", hidden,
+                                 "--epochs", epochs, "--seed", seed, "--out", path(out)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+};
 
 const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
 
@@ -92,10 +101,7 @@ TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
 // errors to move codes), with the same layout (tests/host/quantisation checks what it keeps).
 TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
   write_file(path("train.csv"), regression_csv(200));
-  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "24", "--epochs", "5",
-                     "--seed", "3", "--out", path("f32.pbp")})
-                .exit_code,
-            0);
+  train("24", "5", "3", "f32.pbp");
   ASSERT_EQ(
       run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("n.pbp")}).exit_code,
       0);
@@ -115,14 +121,8 @@ TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
 // tolerance; a blob that is not the original quantised is refused, not compared.
 TEST_F(Quantize, VerifyAgainstTheFloat32Original) {
   write_file(path("train.csv"), regression_csv(60));
-  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
-                     "--seed", "5", "--out", path("f32.pbp")})
-                .exit_code,
-            0);
-  ASSERT_EQ(run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3",
-                     "--seed", "6", "--out", path("other.pbp")})
-                .exit_code,
-            0);
+  train("6", "3", "5", "f32.pbp");
+  train("6", "3", "6", "other.pbp");
   ASSERT_EQ(run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--out", path("i8.pbp")})
                 .exit_code,
             0);
