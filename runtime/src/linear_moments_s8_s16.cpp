@@ -205,6 +205,50 @@ __attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z
   return true;
 }
 
+inline bool is_normal(float x) {
+  const uint32_t biased = (float_bits(x) >> 23) & 0xFFu;
+  return biased != 0u && biased != 0xFFu;
+}
+inline bool is_tiny(float x) {  // nonzero and below the normal range
+  return (float_bits(x) & 0x7F800000u) == 0u && magnitude_bits(x) != 0u;
+}
+// x = significand 2^exponent, significand in [1, 2) (x finite and nonzero, subnormals too).
+struct Split {
+  float significand;
+  int32_t exponent;
+};
+inline Split split(float x) {
+  const Unpacked u = unpack(magnitude_bits(x));  // significand 2^exponent, significand < 2^24
+  uint32_t significand = u.significand;
+  int32_t exponent = u.exponent + 23;
+  while (significand < 0x800000u) significand <<= 1, --exponent;
+  return {float_from_bits(0x3F800000u | (significand & 0x7FFFFFu)), exponent};
+}
+// x 2^e with one rounding, for any e (x normal and below 2^49, as every term here is): +-0 below
+// e = -199 (x 2^e < 2^-150 rounds to 0), +-inf above 254.
+inline float times_power_of_two(float x, int32_t e) {
+  if (e < -199) return x * 0.0f;
+  if (e > 254) return x * float_from_bits(0x7F800000u);
+  return scale_by_power_of_two(x, e);
+}
+// A row whose factors or products left float's normal range: each term's scales split into
+// significand and exponent, the significands multiplied (all normal), the power of two last,
+// so only the result may round below the normal range (as the float kernels' results do).
+template <bool kHasC>
+void rescaled_row(float mean_sum, const RowSums& sums, float s, float variance_scale,
+                  const LayerScale<float>& scale, const Codes& codes, float* a_mean, float* a_var) {
+  const Split ss = split(s), ws = split(variance_scale);
+  *a_mean = times_power_of_two((mean_sum * ss.significand) * scale.mean, ss.exponent + codes.ea);
+  float var = times_power_of_two((to_float(sums.spread) * ws.significand) * scale.variance,
+                                 ws.exponent + codes.eb);
+  if constexpr (kHasC) {
+    var += times_power_of_two(
+        (to_float(sums.square) * (ss.significand * ss.significand)) * scale.variance,
+        2 * ss.exponent + codes.ec);
+  }
+  *a_var = var;
+}
+
 // The rows: exact integer sums, then per row a_mean = (S_A s_j) f_mean and
 // a_var = S_B f_spread + (S_C s_j^2) f_square, the f's per layer: the layer scales times the
 // codes' powers of two (and w).
@@ -223,6 +267,10 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
   const float mean_factor = scale_by_power_of_two(scale.mean, codes.ea);
   const float spread_factor = scale_by_power_of_two(variance_scale, codes.eb) * scale.variance;
   const float square_factor = kHasC ? scale_by_power_of_two(scale.variance, codes.ec) : 0.0f;
+  // A factor below float's normal range has lost bits the sums would multiply: such a layer (a
+  // tiny variance scale, or codes for tiny moments) takes the rows' exact-order path below.
+  const bool tiny_factor =
+      !is_normal(mean_factor) || !is_normal(spread_factor) || (kHasC && !is_normal(square_factor));
   const uint64_t b_paired_total = kPairedOrder ? paired_code_total(codes.b, n) : 0u;
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     const int8_t* q = means + j * row_length;
@@ -231,9 +279,16 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
     sums.mean += int32_t{q[n]} * codes.bias_a;
     sums.spread += uint32_t{u[n]} * u[n] * static_cast<uint32_t>(codes.bias_b);
     const float s = format::load_f32(row_scales + int8::kScaleSize * j);
-    a_mean[j] = (to_float(sums.mean) * s) * mean_factor;
+    const float mean_sum = to_float(sums.mean);
+    const float scaled_mean = mean_sum * s;
+    const float s2 = kHasC ? s * s : 1.0f;
+    if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
+      rescaled_row<kHasC>(mean_sum, sums, s, variance_scale, scale, codes, a_mean + j, a_var + j);
+      continue;
+    }
+    a_mean[j] = scaled_mean * mean_factor;
     float var = to_float(sums.spread) * spread_factor;
-    if constexpr (kHasC) var += (to_float(sums.square) * (s * s)) * square_factor;
+    if constexpr (kHasC) var += (to_float(sums.square) * s2) * square_factor;
     a_var[j] = var;
   }
 }
