@@ -28,12 +28,6 @@ float from_bits(uint32_t bits) {
   return value;
 }
 
-uint32_t to_bits(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
 struct Case {
   const uint32_t* blob;
   uint32_t blob_size;
@@ -77,10 +71,11 @@ PBP_TEST(update_sequences_match_the_host_bit_for_bit) {
         pbp_test::note("case %u: state differs after row %u", static_cast<unsigned>(c),
                        static_cast<unsigned>(r));
       PBP_CHECK_EQ(crc, k.state_crc[r]);
-      PBP_CHECK_EQ(to_bits(learner.model.noise_a), k.noise_a[r]);
-      PBP_CHECK_EQ(to_bits(learner.model.noise_b), k.noise_b[r]);
+      PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_a), k.noise_a[r]);
+      PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_b), k.noise_b[r]);
     }
-    for (uint32_t i = 0; i < k.state_words; ++i) PBP_CHECK_EQ(to_bits(state[i]), k.final_state[i]);
+    for (uint32_t i = 0; i < k.state_words; ++i)
+      PBP_CHECK_EQ(pbp_test::float_bits(state[i]), k.final_state[i]);
     size_t size = 0;
     PBP_CHECK_EQ(pbp_learn_write_blob(&learner, written, sizeof written, &size), PBP_OK);
     PBP_CHECK_EQ(size, size_t{k.written_size});
