@@ -272,11 +272,15 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
   const bool tiny_factor =
       !is_normal(mean_factor) || !is_normal(spread_factor) || (kHasC && !is_normal(square_factor));
   const uint64_t b_paired_total = kPairedOrder ? paired_code_total(codes.b, n) : 0u;
+  // The bias's 1 is a whole number of A's steps unless some |A_k| >= 2^15 (eA > 0): there it
+  // would round to 0 or 1 step, so its mean term is added in float after the rows instead.
+  const bool bias_mean_in_float = codes.ea > 0;
+  const int32_t bias_a = bias_mean_in_float ? 0 : codes.bias_a;
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     const int8_t* q = means + j * row_length;
     const uint8_t* u = deviations + j * row_length;
     RowSums sums = row_sums<kHasC>(q, u, n, codes.a, codes.b, codes.c, b_paired_total);
-    sums.mean += int32_t{q[n]} * codes.bias_a;
+    sums.mean += int32_t{q[n]} * bias_a;
     sums.spread += uint32_t{u[n]} * u[n] * static_cast<uint32_t>(codes.bias_b);
     const float s = format::load_f32(row_scales + int8::kScaleSize * j);
     const float mean_sum = to_float(sums.mean);
@@ -284,12 +288,17 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
     const float s2 = kHasC ? s * s : 1.0f;
     if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
       rescaled_row<kHasC>(mean_sum, sums, s, variance_scale, scale, codes, a_mean + j, a_var + j);
-      continue;
+    } else {
+      a_mean[j] = scaled_mean * mean_factor;
+      float var = to_float(sums.spread) * spread_factor;
+      if constexpr (kHasC) var += (to_float(sums.square) * s2) * square_factor;
+      a_var[j] = var;
     }
-    a_mean[j] = scaled_mean * mean_factor;
-    float var = to_float(sums.spread) * spread_factor;
-    if constexpr (kHasC) var += (to_float(sums.square) * s2) * square_factor;
-    a_var[j] = var;
+  }
+  if (!bias_mean_in_float) return;
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+    a_mean[j] += (static_cast<float>(means[j * row_length + n]) * s) * scale.mean;
   }
 }
 

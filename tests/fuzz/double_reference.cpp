@@ -112,10 +112,13 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
     double sum = mw[n], magnitude = std::fabs(mw[n]), propagated = 0.0;
     double var_sum = vw[n], var_propagated = 0.0, underflow = 0.0;
     // int8: exact integer sums of the codes, then their conversion and the scales: up to 3 more
-    // roundings; an underflow (kEta) of a scaled sum comes back multiplied by a scale (s, s^2 or
-    // w u^2 <= 65025 w). The codes' rounding: `coded` and `var_coded` below.
+    // roundings (6 where the bias's mean is added in float); an underflow (kEta) of a scaled sum
+    // comes back multiplied by a scale (s, s^2 or w u^2 <= 65025 w). The codes' rounding: `coded`
+    // and `var_coded` below.
     double scale_factor = 0.0;
-    double coded = 0.0;                 // the bias's A code is exact (a power of two)
+    // The bias's A code is exact (a power of two step up to 1), or where eA > 0 its term is
+    // added in float: 2 roundings and the addition, in `extra` below.
+    double coded = 0.0;
     double var_coded = vw[n] * step_b;  // its B code too, but the first layer's may round
     if (int8) {
       namespace int8_weights = pbp::format::int8_weights;
@@ -145,7 +148,7 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
     if (int8) {
       underflow += kEta * scale_factor * (2.0 * n + 4.0) * (1.0 + 16129.0 * var_inputs);
     }
-    const double extra = int8 ? 3.0 : 0.0;
+    const double extra = int8 ? 6.0 : 0.0;
     // Float: n products and n + 1 additions (the bias last), then the scale (2 roundings) and
     // the product with it.
     const double sum_bound = sane(gamma_n(n + 2.0 + extra) * magnitude + propagated + coded +
