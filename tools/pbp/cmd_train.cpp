@@ -9,6 +9,7 @@
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
 #include "pbp/trainer/standardisation.hpp"
 #include "train_setup.hpp"
@@ -141,9 +142,13 @@ int run(const ParsedOptions& options) {
   if (model.metadata.feature_names.empty()) model.metadata.feature_names = data.feature_names;
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;
+  // int8: the means rounded to keep the layers' sums over the training rows (int8_rounding.hpp),
+  // from the float32 blob's values, so that `pbp quantize --data` of that blob gives these bytes.
+  if (storage == format::Storage::int8) {
+    model = trainer::read_blob(trainer::write_blob(model));
+    trainer::round_means_to_int8_grid(model, data);
+  }
   model.weight_storage = storage;
-  // int8: the means rounded to keep the layers' sums over the training rows (int8_rounding.hpp)
-  if (storage == format::Storage::int8) trainer::round_means_to_int8_grid(model, data);
 
   const size_t bytes = save_model(out, model);
   const std::string task = task_summary(train_options);

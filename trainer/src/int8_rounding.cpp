@@ -22,35 +22,24 @@ std::vector<double> upper_factor_of_inverse(std::vector<double> h, size_t n) {
   return u;
 }
 
-}  // namespace
-
-std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
-                                                            std::span<const double> inputs,
-                                                            size_t rows) {
-  std::vector<std::vector<double>> h(model.layers.size());
-  if (model.layers.empty()) return h;
+// Calls visit(r, l, mean, var) with layer l's input moments (the bias unit not included) for
+// every row r of `inputs` and every layer l <= last, under `model`.
+template <typename Visit>
+void for_each_layer_input(const Model& model, std::span<const double> inputs, size_t rows,
+                          size_t last, Visit&& visit) {
+  if (model.layers.empty()) return;
   if (inputs.size() != rows * model.layers[0].inputs || rows == 0) {
     throw std::invalid_argument("int8 rounding: the rows do not match the model's inputs");
-  }
-  for (size_t l = 0; l < model.layers.size(); ++l) {
-    const size_t n = model.layers[l].row_length();
-    h[l].assign(n * n, 0.0);
   }
   std::vector<double> mean, var, next_mean, next_var;
   for (size_t r = 0; r < rows; ++r) {
     mean.assign(inputs.begin() + static_cast<std::ptrdiff_t>(r * model.layers[0].inputs),
                 inputs.begin() + static_cast<std::ptrdiff_t>((r + 1) * model.layers[0].inputs));
     var.assign(mean.size(), 0.0);
-    for (size_t l = 0; l < model.layers.size(); ++l) {
+    for (size_t l = 0; l <= last && l < model.layers.size(); ++l) {
       const Layer& layer = model.layers[l];
-      const size_t n = layer.row_length();
-      std::vector<double>& hl = h[l];
-      for (size_t i = 0; i < n; ++i) {
-        const double zi = i < layer.inputs ? mean[i] : 1.0;
-        for (size_t j = 0; j < n; ++j) hl[i * n + j] += zi * (j < layer.inputs ? mean[j] : 1.0);
-        if (i < layer.inputs) hl[i * n + i] += var[i];
-      }
-      if (l + 1 == model.layers.size()) break;
+      visit(r, l, mean, var);
+      if (l == last) break;
       next_mean.assign(layer.outputs, 0.0);
       next_var.assign(layer.outputs, 0.0);
       const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
@@ -67,6 +56,102 @@ std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
       var.swap(next_var);
     }
   }
+}
+
+// Adds E[z z'^T] of one row's input units (the bias unit 1 last) to `sum` (n x n): the means'
+// product, and on the diagonal sqrt(v v'), the covariance of z and z' when they share their
+// noise (v itself where z = z').
+void add_cross_moments(std::vector<double>& sum, size_t n, const std::vector<double>& mean,
+                       const std::vector<double>& var, const double* other_mean,
+                       const double* other_var) {
+  for (size_t i = 0; i < n; ++i) {
+    const double zi = i + 1 < n ? mean[i] : 1.0;
+    for (size_t j = 0; j < n; ++j) sum[i * n + j] += zi * (j + 1 < n ? other_mean[j] : 1.0);
+    if (i + 1 < n)
+      sum[i * n + i] += var.data() == other_var ? var[i] : std::sqrt(var[i] * other_var[i]);
+  }
+}
+
+// A little damping (1 % of the mean diagonal), added to second moments h (n x n) and returned:
+// inputs constant on the training rows make them singular, and no correction should lean on
+// directions the data barely spans.
+double damp(std::vector<double>& h, size_t n) {
+  double diagonal = 0.0;
+  for (size_t i = 0; i < n; ++i) diagonal += h[i * n + i];
+  const double damping = 0.01 * diagonal / static_cast<double>(n) + 1e-12;
+  for (size_t i = 0; i < n; ++i) h[i * n + i] += damping;
+  return damping;
+}
+
+void round_layer_means(Layer& layer, std::vector<double> h) {
+  namespace int8 = format::int8_weights;
+  const double code_max = int8::kMeanCodeMax;
+  const size_t n = layer.row_length();
+  damp(h, n);
+  const std::vector<double> u = upper_factor_of_inverse(h, n);
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    double* w = layer.mean.data() + j * n;
+    size_t top = 0;
+    for (size_t k = 1; k < n; ++k) top = std::fabs(w[k]) > std::fabs(w[top]) ? k : top;
+    if (w[top] == 0.0) continue;  // all zero: on the grid already
+    // The scale the writer computes (largest / 127 in float32, at least float's least normal);
+    // the largest weight keeps code +-127 whatever the compensation did to it, so the row's
+    // largest stays what the scale says and the writer stores these codes.
+    const double scale = std::max(static_cast<float>(std::fabs(w[top]) / code_max),
+                                  std::numeric_limits<float>::min());
+    const double top_code = w[top] < 0.0 ? -code_max : code_max;
+    for (size_t a = 0; a < n; ++a) {
+      const double q =
+          a == top ? top_code : std::clamp(std::nearbyint(w[a] / scale), -code_max, code_max);
+      const double error = (w[a] - q * scale) / u[a * n + a];
+      w[a] = q * scale;
+      for (size_t b = a + 1; b < n; ++b) w[b] -= error * u[a * n + b];
+    }
+  }
+}
+
+// The layer's means m moved to where its sums over the rounded inputs z' best match the float
+// model's: m' = argmin E[(m^T z - m'^T z')^2] + lambda |m' - m|^2 = (H + lambda)^-1 (G + lambda) m
+// (the damping as damp's), m itself where the inputs did not change (G = H).
+void correct_for_rounded_inputs(Layer& layer, const std::vector<double>& h,
+                                const std::vector<double>& g) {
+  const size_t n = layer.row_length();
+  std::vector<double> inverse = h;
+  const double lambda = damp(inverse, n);
+  if (!invert_spd(inverse, n)) {
+    throw std::runtime_error("int8 rounding: second moments not positive definite");
+  }
+  std::vector<double> target(n);
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    double* m = layer.mean.data() + j * n;
+    for (size_t p = 0; p < n; ++p) {
+      double sum = lambda * m[p];
+      for (size_t q = 0; q < n; ++q) sum += g[p * n + q] * m[q];
+      target[p] = sum;
+    }
+    for (size_t p = 0; p < n; ++p) {
+      double sum = 0.0;
+      for (size_t q = 0; q < n; ++q) sum += inverse[p * n + q] * target[q];
+      m[p] = sum;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
+                                                            std::span<const double> inputs,
+                                                            size_t rows) {
+  std::vector<std::vector<double>> h(model.layers.size());
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    const size_t n = model.layers[l].row_length();
+    h[l].assign(n * n, 0.0);
+  }
+  for_each_layer_input(
+      model, inputs, rows, model.layers.size() - 1,
+      [&](size_t, size_t l, const std::vector<double>& mean, const std::vector<double>& var) {
+        add_cross_moments(h[l], model.layers[l].row_length(), mean, var, mean.data(), var.data());
+      });
   for (std::vector<double>& hl : h) {
     for (double& x : hl) x /= static_cast<double>(rows);
   }
@@ -75,47 +160,12 @@ std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
 
 void round_means_to_int8_grid(Model& model,
                               const std::vector<std::vector<double>>& second_moments) {
-  namespace int8 = format::int8_weights;
-  const double code_max = int8::kMeanCodeMax;
   for (size_t l = 0; l < model.layers.size(); ++l) {
-    Layer& layer = model.layers[l];
-    const size_t n = layer.row_length();
-    std::vector<double> h = second_moments.at(l);
-    // A little damping (1 % of the mean diagonal): inputs constant on the training rows make H
-    // singular, and the compensation should not lean on directions the data barely spans.
-    double diagonal = 0.0;
-    for (size_t i = 0; i < n; ++i) diagonal += h[i * n + i];
-    const double damping = 0.01 * diagonal / static_cast<double>(n) + 1e-12;
-    for (size_t i = 0; i < n; ++i) h[i * n + i] += damping;
-    const std::vector<double> u = upper_factor_of_inverse(h, n);
-    for (uint32_t j = 0; j < layer.outputs; ++j) {
-      double* w = layer.mean.data() + j * n;
-      size_t top = 0;
-      for (size_t k = 1; k < n; ++k) top = std::fabs(w[k]) > std::fabs(w[top]) ? k : top;
-      if (w[top] == 0.0) continue;  // all zero: on the grid already
-      // The scale the writer computes (largest / 127 in float32, at least float's least normal);
-      // the largest weight keeps code +-127 whatever the compensation did to it, so the row's
-      // largest stays what the scale says and the writer stores these codes.
-      const double scale = std::max(static_cast<float>(std::fabs(w[top]) / code_max),
-                                    std::numeric_limits<float>::min());
-      const double top_code = w[top] < 0.0 ? -code_max : code_max;
-      for (size_t a = 0; a < n; ++a) {
-        const double q =
-            a == top ? top_code : std::clamp(std::nearbyint(w[a] / scale), -code_max, code_max);
-        const double error = (w[a] - q * scale) / u[a * n + a];
-        w[a] = q * scale;
-        for (size_t b = a + 1; b < n; ++b) w[b] -= error * u[a * n + b];
-      }
-    }
+    round_layer_means(model.layers[l], second_moments.at(l));
   }
 }
 
 void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
-  // From the float32 values a blob holds, so that `pbp train --storage int8` and `pbp quantize
-  // --data` of the float32 blob start from the same means.
-  for (Layer& layer : model.layers) {
-    for (double& m : layer.mean) m = static_cast<float>(m);
-  }
   const Standardisation& s = model.standardisation;
   const size_t inputs = training_rows.inputs;
   if (model.layers.empty() || inputs != model.layers[0].inputs || training_rows.rows == 0) {
@@ -129,7 +179,37 @@ void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
       x.push_back((training_rows.row(r)[i] - s.input_mean[i]) / s.input_std[i]);
     }
   }
-  round_means_to_int8_grid(model, layer_input_second_moments(model, x, rows));
+  // Layer by layer, each layer's means first corrected for the rounding of the layers before it
+  // (GPTQ's sequential order): H = E[z' z'^T] over the rounded model's input units z', and
+  // G = E[z' z^T] with the float model's z.
+  const Model original = model;
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    Layer& layer = model.layers[l];
+    const size_t n = layer.row_length();
+    std::vector<double> float_mean(rows * (n - 1)), float_var(rows * (n - 1));
+    for_each_layer_input(
+        original, x, rows, l,
+        [&](size_t r, size_t at, const std::vector<double>& mean, const std::vector<double>& var) {
+          if (at != l) return;
+          std::copy(mean.begin(), mean.end(), float_mean.begin() + r * (n - 1));
+          std::copy(var.begin(), var.end(), float_var.begin() + r * (n - 1));
+        });
+    std::vector<double> h(n * n, 0.0), g(n * n, 0.0);
+    for_each_layer_input(
+        model, x, rows, l,
+        [&](size_t r, size_t at, const std::vector<double>& mean, const std::vector<double>& var) {
+          if (at != l) return;
+          add_cross_moments(h, n, mean, var, mean.data(), var.data());
+          add_cross_moments(g, n, mean, var, float_mean.data() + r * (n - 1),
+                            float_var.data() + r * (n - 1));
+        });
+    for (size_t i = 0; i < n * n; ++i) {
+      h[i] /= static_cast<double>(rows);
+      g[i] /= static_cast<double>(rows);
+    }
+    if (l > 0) correct_for_rounded_inputs(layer, h, g);
+    round_layer_means(layer, h);
+  }
 }
 
 }  // namespace pbp::trainer
