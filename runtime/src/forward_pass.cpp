@@ -26,6 +26,32 @@ pbp_status check_prediction_arguments(const pbp_model* model, uint32_t tasks, co
   return PBP_OK;
 }
 
+namespace {
+
+// A float activation in place, out of line: its temporaries stay out of the frame below the next
+// layer's kernel.
+__attribute__((noinline)) void float_activation(const pbp_layer& hidden, float* z_mean,
+                                                float* z_var) {
+  activation_moments_inplace(hidden.activation, hidden.outputs, z_mean, z_var);
+}
+
+}  // namespace
+
+__attribute__((noinline)) void activation_and_next_layer(const pbp_layer& hidden,
+                                                         const pbp_layer& next, float* z_mean,
+                                                         float* z_var, float* a_mean,
+                                                         float* a_var) {
+#if PBP_WITH_INT8
+  if (hidden.storage == PBP_STORAGE_INT8 && next.storage == PBP_STORAGE_INT8 &&
+      hidden.activation == PBP_ACTIVATION_RELU) {
+    return relu_linear_moments_s8_s16(next, z_mean, z_var, a_mean, a_var);
+  }
+#endif
+  float_activation(hidden, z_mean, z_var);
+  linear_moments<float, false>(StoredLayer{&next, next.inputs, next.outputs}, z_mean, z_var, a_mean,
+                               a_var);
+}
+
 void forward_pass(const pbp_model* model, const float* input, void* workspace, float* out_mean,
                   float* out_var) {
   // Workspace: [standardised input | network_workspace_elements(max_width)].

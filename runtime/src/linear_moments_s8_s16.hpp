@@ -106,7 +106,7 @@ inline float to_float(uint64_t x) {
   }
   return float_from_bits((exponent << 23) | (significand & 0x7FFFFFu));
 }
-inline float to_float(int64_t x) {
+__attribute__((always_inline)) inline float to_float(int64_t x) {  // no frame of its own
   if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<float>(static_cast<int32_t>(x));
   const float magnitude =
       to_float(x < 0 ? 0u - static_cast<uint64_t>(x) : static_cast<uint64_t>(x));

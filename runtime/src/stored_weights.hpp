@@ -73,20 +73,21 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
   detail::linear_moments_f32(layer, kExactInput, z_mean, z_var, a_mean, a_var);
 }
 
-// network_moments_from's hook (moments.hpp): int8 ReLU layers followed by int8 layers take the
-// fixed-point path; every other pair the float activation and the next layer's own kernel.
+// A hidden layer's activation and the next layer's sums (forward_pass.cpp): int8 ReLU layers
+// followed by int8 layers take the fixed-point path; every other pair the float activation and
+// the next layer's own kernel. Out of line, so that no kernel's temporaries sit in the forward
+// pass's frame below every layer's call (the predict stack budget).
+void activation_and_next_layer(const pbp_layer& hidden, const pbp_layer& next, float* z_mean,
+                               float* z_var, float* a_mean, float* a_var);
+
+// network_moments_from's hook (moments.hpp), found by argument-dependent lookup on StoredLayer:
+// the runtime takes every step after the first layer in activation_and_next_layer.
 inline bool activation_and_linear_moments(const StoredLayer& hidden, uint32_t activation,
                                           const StoredLayer& next, float* z_mean, float* z_var,
                                           float* a_mean, float* a_var) {
-#if PBP_WITH_INT8
-  if (hidden.layer->storage == PBP_STORAGE_INT8 && next.layer->storage == PBP_STORAGE_INT8 &&
-      activation == PBP_ACTIVATION_RELU) {
-    detail::relu_linear_moments_s8_s16(*next.layer, z_mean, z_var, a_mean, a_var);
-    return true;
-  }
-#endif
-  (void)hidden, (void)activation, (void)next, (void)z_mean, (void)z_var, (void)a_mean, (void)a_var;
-  return false;
+  (void)activation;  // hidden's own
+  activation_and_next_layer(*hidden.layer, *next.layer, z_mean, z_var, a_mean, a_var);
+  return true;
 }
 
 }  // namespace pbp::detail

@@ -259,25 +259,24 @@ template <class T, class LayerAt, class ActivationAt>
 inline void network_moments_from(const LayerAt& layer_at, const ActivationAt& activation_at,
                                  uint32_t layer_count, const T* x, T* workspace, uint32_t max_width,
                                  T* out_mean, T* out_var) {
-  T* mean[2] = {workspace, workspace + 2 * max_width};
-  T* var[2] = {workspace + max_width, workspace + 3 * max_width};
-  linear_moments<T, true>(layer_at(0), x, nullptr, mean[0], var[0]);
-  uint32_t current = 0;
+  // Two buffers of 2 max_width each (mean, then variance), swapped after each layer.
+  T* in = workspace;
+  T* out = workspace + 2 * max_width;
+  linear_moments<T, true>(layer_at(0), x, nullptr, in, in + max_width);
   for (uint32_t l = 1; l < layer_count; ++l) {
-    if (!activation_and_linear_moments(layer_at(l - 1), activation_at(l - 1), layer_at(l),
-                                       mean[current], var[current], mean[1 - current],
-                                       var[1 - current])) {
-      activation_moments_inplace(activation_at(l - 1), layer_at(l - 1).outputs, mean[current],
-                                 var[current]);
-      linear_moments<T, false>(layer_at(l), mean[current], var[current], mean[1 - current],
-                               var[1 - current]);
+    if (!activation_and_linear_moments(layer_at(l - 1), activation_at(l - 1), layer_at(l), in,
+                                       in + max_width, out, out + max_width)) {
+      activation_moments_inplace(activation_at(l - 1), layer_at(l - 1).outputs, in, in + max_width);
+      linear_moments<T, false>(layer_at(l), in, in + max_width, out, out + max_width);
     }
-    current = 1 - current;
+    T* const done = in;
+    in = out;
+    out = done;
   }
   const uint32_t outputs = layer_at(layer_count - 1).outputs;
   for (uint32_t j = 0; j < outputs; ++j) {
-    out_mean[j] = mean[current][j];
-    out_var[j] = var[current][j];
+    out_mean[j] = in[j];
+    out_var[j] = in[max_width + j];
   }
 }
 
