@@ -52,8 +52,8 @@ __attribute__((noinline)) void activation_and_next_layer(const pbp_layer& hidden
                                a_var);
 }
 
-void forward_pass(const pbp_model* model, const float* input, void* workspace, float* out_mean,
-                  float* out_var) {
+float* forward_pass(const pbp_model* model, const float* input, void* workspace, float* out_mean,
+                    float* out_var) {
   // Workspace: [standardised input | network_workspace_elements(max_width)].
   float* standardised = static_cast<float*>(workspace);
   float* network_workspace = standardised + model->input_count;
@@ -67,8 +67,8 @@ void forward_pass(const pbp_model* model, const float* input, void* workspace, f
     return StoredLayer{&layer, layer.inputs, layer.outputs};
   };
   const auto activation_at = [model](uint32_t l) { return model->layers[l].activation; };
-  network_moments_from<float>(layer_at, activation_at, model->layer_count, standardised,
-                              network_workspace, model->max_width, out_mean, out_var);
+  return network_moments_from<float>(layer_at, activation_at, model->layer_count, standardised,
+                                     network_workspace, model->max_width, out_mean, out_var);
 }
 
 }  // namespace pbp::detail

@@ -26,8 +26,26 @@ pbp_status check_prediction_arguments(const pbp_model* model, uint32_t tasks, co
 // Standardises `input` into the workspace and propagates the moments through the network
 // (network_moments in moments.hpp): out_mean and out_var receive model->output_count values.
 // They must not point into the workspace, whose contents are overwritten; the workspace is free
-// again when this returns. The arguments must have passed check_prediction_arguments.
-void forward_pass(const pbp_model* model, const float* input, void* workspace, float* out_mean,
-                  float* out_var);
+// again when this returns. Both null: the outputs stay in the workspace, in the buffer returned
+// (forward_pass_in_workspace). The arguments must have passed check_prediction_arguments.
+float* forward_pass(const pbp_model* model, const float* input, void* workspace, float* out_mean,
+                    float* out_var);
+
+// The output moments left in the workspace: `mean` and `var` hold model->output_count values
+// each, and `free` 2 model->max_width floats the two do not overlap (a classifier's
+// probabilities go there: no class-sized arrays on the stack).
+struct WorkspaceOutputs {
+  const float* mean;
+  const float* var;
+  float* free;
+};
+inline WorkspaceOutputs forward_pass_in_workspace(const pbp_model* model, const float* input,
+                                                  void* workspace) {
+  const float* result = forward_pass(model, input, workspace, nullptr, nullptr);
+  // The network's two buffers of 2 max_width floats follow the standardised input.
+  float* first = static_cast<float*>(workspace) + model->input_count;
+  float* second = first + 2u * model->max_width;
+  return {result, result + model->max_width, result == first ? second : first};
+}
 
 }  // namespace pbp::detail

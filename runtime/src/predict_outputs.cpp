@@ -32,15 +32,15 @@ extern "C" pbp_status pbp_predict_classes(const pbp_model* model, const float* i
   const uint32_t classes = binary ? 2u : model->output_count;
   if (probabilities != nullptr && capacity < classes) return PBP_ERR_OUTPUT_CAPACITY;
 
-  // pbp_open bounds output_count by PBP_MAX_CLASSES (binary: 1).
-  float nu[PBP_MAX_CLASSES];
-  float psi[PBP_MAX_CLASSES];
-  detail::forward_pass(model, input, workspace, nu, psi);
+  // The output moments stay in the workspace, and the probabilities go to its free part
+  // (2 max_width >= 2 output_count floats, and >= 2 for binary's one output).
+  const detail::WorkspaceOutputs out = detail::forward_pass_in_workspace(model, input, workspace);
+  const float* nu = out.mean;
+  const float* psi = out.var;
   if (!all_finite(nu, model->output_count) || !all_finite(psi, model->output_count)) {
     return PBP_ERR_NONFINITE_OUTPUT;
   }
-  // The workspace is free again and holds input_count + 4 max_width >= 1 + 4 classes floats.
-  float* p = static_cast<float*>(workspace);
+  float* p = out.free;
   if (binary) {
     const outputs::BinaryProbabilities<float> b = outputs::binary_probabilities(nu[0], psi[0]);
     p[0] = b.negative;

@@ -8,7 +8,8 @@ Reports, for the build's libpbp_runtime.a (built with -ffunction-sections -fdata
   - text / rodata / data / bss of the archive (everything, no libc, no model),
   - the largest symbols (nm --size-sort),
   - what the boston_on_device example really links of it (--gc-sections; from its link map),
-  - the worst-case stack of pbp_open and pbp_predict along the static call graph (.ci files),
+  - the worst-case stack of pbp_open and of each predict function along the static call graph
+    (.ci files),
     plus the calls that leave the runtime (libgcc soft float, memset, ...) whose frames are not
     in that figure,
   - allocator symbols the archive references (must be none: zero heap),
@@ -166,7 +167,7 @@ def strip_parameters(name):
     return name
 
 
-for entry in ("pbp_open", "pbp_predict"):
+for entry in ("pbp_open", "pbp_predict", "pbp_predict_classes", "pbp_predict_count"):
     if entry not in frames:
         continue
     total, path, outside = deepest(entry)

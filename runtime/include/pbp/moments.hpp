@@ -251,14 +251,15 @@ inline bool activation_and_linear_moments(const Layer&, uint32_t, const Layer&, 
 // Predictive moments of the network output for an exact (standardised) input x: the activation
 // `activation_at(l)` after every layer l but the last, which is linear. `workspace` holds
 // network_workspace_elements(max_width) T's, where max_width is the largest `outputs` of any
-// layer; out_mean/out_var get the last layer's `outputs` values. Valid for layer_count >= 1 and
-// layers that chain (inputs == previous outputs). `layer_at(l)` returns layer l's
-// LayerWeights<T>: a device passes an accessor over its model view, so no array of per-layer
-// views is built on the stack.
+// layer; out_mean/out_var get the last layer's `outputs` values (both null: they stay in the
+// workspace, in the buffer returned: means from it, variances from it + max_width; the other half
+// of the workspace, 2 max_width T's, is then free). Valid for layer_count >= 1 and layers that
+// chain (inputs == previous outputs). `layer_at(l)` returns layer l's LayerWeights<T>: a device
+// passes an accessor over its model view, so no array of per-layer views is built on the stack.
 template <class T, class LayerAt, class ActivationAt>
-inline void network_moments_from(const LayerAt& layer_at, const ActivationAt& activation_at,
-                                 uint32_t layer_count, const T* x, T* workspace, uint32_t max_width,
-                                 T* out_mean, T* out_var) {
+inline T* network_moments_from(const LayerAt& layer_at, const ActivationAt& activation_at,
+                               uint32_t layer_count, const T* x, T* workspace, uint32_t max_width,
+                               T* out_mean, T* out_var) {
   // Two buffers of 2 max_width each (mean, then variance), swapped after each layer.
   T* in = workspace;
   T* out = workspace + 2 * max_width;
@@ -273,11 +274,14 @@ inline void network_moments_from(const LayerAt& layer_at, const ActivationAt& ac
     in = out;
     out = done;
   }
-  const uint32_t outputs = layer_at(layer_count - 1).outputs;
-  for (uint32_t j = 0; j < outputs; ++j) {
-    out_mean[j] = in[j];
-    out_var[j] = in[max_width + j];
+  if (out_mean != nullptr) {
+    const uint32_t outputs = layer_at(layer_count - 1).outputs;
+    for (uint32_t j = 0; j < outputs; ++j) {
+      out_mean[j] = in[j];
+      out_var[j] = in[max_width + j];
+    }
   }
+  return in;
 }
 
 // The same over an array of layer views and one of their activations (PBP_ACTIVATION_*).
