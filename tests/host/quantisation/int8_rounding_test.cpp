@@ -3,6 +3,7 @@
 // layers' sums over the rows it was given closer than the nearest code does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -165,6 +166,36 @@ TEST(Int8Rounding, LaterLayersMakeUpForTheEarlierLayersRounding) {
   std::printf("output mean squared error: sequential %.3g, each layer %.3g\n", sequential_error,
               each_layer_error);
   EXPECT_LT(sequential_error, 0.7 * each_layer_error);
+}
+
+// A unit the rows never switch on (its bias far below its inputs' reach) whose outgoing means
+// are 1000 times the others': the row scale that keeps the rest of each row is found, the large
+// mean clipped at +-127 steps, where the largest / 127 would round every other mean to 0.
+TEST(Int8Rounding, AMeanOnAnUnusedUnitDoesNotTakeTheRowsPrecision) {
+  Model model = pbp::test_fixtures::random_model(6, {20}, 3);
+  pbp::trainer::Layer& first = model.layers[0];
+  first.mean[first.row_length() - 1] = -100.0;  // unit 0's bias: off on every row
+  pbp::trainer::Layer& output = model.layers[1];
+  double largest = 0.0;
+  for (double& m : output.mean) {
+    m = static_cast<float>(m);
+    largest = std::max(largest, std::fabs(m));
+  }
+  output.mean[0] = static_cast<float>(1000.0 * largest);  // the output's weight on unit 0
+  for (auto& layer : model.layers) {
+    for (double& m : layer.mean) m = static_cast<float>(m);
+  }
+  const std::vector<double> standardised = correlated_rows(300, 6, 4);
+  const pbp::trainer::Dataset rows = raw_rows(model, standardised, 300);
+  Model rounded = model;
+  pbp::trainer::round_means_to_int8_grid(rounded, rows);
+  const Model stored = nearest(rounded);
+  EXPECT_EQ(stored.layers[1].mean, rounded.layers[1].mean) << "on the grid";
+  EXPECT_LT(rounded.layers[1].mean[0], 0.1 * model.layers[1].mean[0]) << "clipped";
+  const double rounded_error = output_error(model, rounded, rows);
+  const double nearest_error = output_error(model, nearest(model), rows);
+  std::printf("output mean squared error: %.3g, nearest code %.3g\n", rounded_error, nearest_error);
+  EXPECT_LT(rounded_error, 1e-3 * nearest_error);
 }
 
 TEST(Int8Rounding, SecondMomentsOfTheFirstLayerAreTheInputs) {

@@ -39,4 +39,7 @@ void round_means_to_int8_grid(Model& model, const std::vector<std::vector<double
 inline constexpr size_t kInt8RoundingRows = 4096;
 void round_means_to_int8_grid(Model& model, const Dataset& training_rows);
 
+// The rows of `rows` the rounding uses: every ceil(rows / kInt8RoundingRows)-th from the first.
+std::vector<size_t> int8_rounding_rows(size_t rows);
+
 }  // namespace pbp::trainer
