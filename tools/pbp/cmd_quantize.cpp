@@ -2,6 +2,7 @@
 // weights in another storage type (runtime/FORMAT.md), written atomically, with what that cost.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
+#include "quantisation_fidelity.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -63,11 +65,12 @@ int run(const std::string& path, const ParsedOptions& options) {
   const trainer::Model original = trainer::read_blob(bytes);
   trainer::Model model = original;
   model.weight_storage = storage;
+  std::optional<ModelRows> rows;
   if (options.text("data")) {
     if (storage != format::Storage::int8) throw UsageError("--data applies to --storage int8");
     const LoadedModel loaded = LoadedModel::open(bytes, path);
-    const ModelRows rows = load_model_rows(options, loaded.description(), false);
-    trainer::round_means_to_int8_grid(model, rows.data);
+    rows = load_model_rows(options, loaded.description(), false);
+    trainer::round_means_to_int8_grid(model, rows->data);
   }
   trainer::check_destination(out);
   const std::vector<uint8_t> blob = trainer::write_blob(model);
@@ -90,6 +93,9 @@ int run(const std::string& path, const ParsedOptions& options) {
   std::printf("largest change: means %s (relative %s), variances %s (relative %s)\n",
               general(means.absolute, 3).c_str(), general(means.relative, 3).c_str(),
               general(variances.absolute, 3).c_str(), general(variances.relative, 3).c_str());
+  if (rows && original.weight_storage == format::Storage::float32) {
+    report_quantisation_fidelity(bytes, blob, *rows, storage_text(storage), "quantize");
+  }
   return 0;
 }
 

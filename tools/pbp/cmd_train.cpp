@@ -12,6 +12,7 @@
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
 #include "pbp/trainer/standardisation.hpp"
+#include "quantisation_fidelity.hpp"
 #include "train_setup.hpp"
 #include "training_curve.hpp"
 
@@ -144,8 +145,10 @@ int run(const ParsedOptions& options) {
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;
   // int8: the means rounded to keep the layers' sums over the training rows (int8_rounding.hpp),
   // from the float32 blob's values, so that `pbp quantize --data` of that blob gives these bytes.
+  std::vector<uint8_t> float32_blob;
   if (storage == format::Storage::int8) {
-    model = trainer::read_blob(trainer::write_blob(model));
+    float32_blob = trainer::write_blob(model);
+    model = trainer::read_blob(float32_blob);
     trainer::round_means_to_int8_grid(model, data);
   }
   model.weight_storage = storage;
@@ -171,6 +174,11 @@ int run(const ParsedOptions& options) {
     std::cout << chosen << "\n";
   }
   std::cout << "wrote " << out << " (" << bytes << " bytes)\n";
+  if (!float32_blob.empty()) {
+    std::cout.flush();
+    report_quantisation_fidelity(float32_blob, trainer::write_blob(model), model_rows(data), "int8",
+                                 "train");
+  }
   if (curve) {
     const std::string path = options.required_text("curve");
     std::string shape =

@@ -1,7 +1,11 @@
 // `pbp quantize` and `pbp train --storage`: float16 and int8 blobs from the command line.
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "cli_helpers.hpp"
+#include "pbp/trainer/blob.hpp"
 
 namespace pbp::cli_test {
 namespace {
@@ -115,6 +119,46 @@ TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
                                       path("f32.pbp"), "--data", path("train.csv")});
   EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
   EXPECT_NE(verified.out.find("tolerance 0.05: PASS"), std::string::npos) << verified.out;
+}
+
+// With the training rows, quantize and train --storage int8 report how far the int8 blob's
+// predictions are from the float32 blob's on them, and warn where that is more than 0.01 nats: a
+// row whose one mean is 100 times the rest keeps little of the rest on the int8 grid (KL 0.86).
+TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
+  write_file(path("train.csv"), regression_csv(200));
+  train("8", "5", "3", "f32.pbp");
+  const RunResult rows = run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--data",
+                                  path("train.csv"), "--out", path("d.pbp")});
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_NE(rows.out.find("int8 against float32 on 200 training rows: predictive KL mean"),
+            std::string::npos)
+      << rows.out;
+  EXPECT_EQ(rows.err.find("warning"), std::string::npos) << rows.err;
+  const RunResult trained =
+      run_pbp({"train", "--data", path("train.csv"), "--hidden", "8", "--epochs", "5", "--seed",
+               "3", "--storage", "int8", "--out", path("t.pbp")});
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  EXPECT_NE(trained.out.find("int8 against float32 on 200 training rows"), std::string::npos)
+      << trained.out;
+
+  const std::string original = read_file(path("f32.pbp"));
+  pbp::trainer::Model model =
+      pbp::trainer::read_blob(std::vector<uint8_t>(original.begin(), original.end()));
+  pbp::trainer::Layer& first = model.layers[0];
+  double largest = 0.0;
+  for (const double m : first.mean) largest = std::max(largest, std::fabs(m));
+  for (uint32_t j = 0; j < first.outputs; ++j) {
+    first.mean[j * first.row_length()] = 100.0 * largest;  // every unit's first input weight
+  }
+  const std::vector<uint8_t> blob = pbp::trainer::write_blob(model);
+  write_file(path("outlier.pbp"), std::string(blob.begin(), blob.end()));
+  const RunResult outlier = run_pbp({"quantize", path("outlier.pbp"), "--storage", "int8", "--data",
+                                     path("train.csv"), "--out", path("o.pbp")});
+  ASSERT_EQ(outlier.exit_code, 0) << outlier.err;
+  EXPECT_NE(outlier.err.find("pbp quantize: warning: int8 weights change this model's predictions"),
+            std::string::npos)
+      << outlier.out << outlier.err;
+  EXPECT_NE(outlier.err.find("--storage float16"), std::string::npos) << outlier.err;
 }
 
 // pbp verify --reference: a quantised blob against its float32 original, with the quantisation's

@@ -1,0 +1,79 @@
+// The quantised blob against its float32 original (quantisation_fidelity.hpp).
+#include "quantisation_fidelity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <utility>
+
+#include "evaluation.hpp"
+#include "output.hpp"
+#include "pbp/trainer/int8_rounding.hpp"
+
+namespace pbp::cli {
+namespace {
+
+double gaussian_kl(double mean_p, double var_p, double mean_q, double var_q) {
+  const double d = mean_p - mean_q;
+  return 0.5 * (std::log(var_q / var_p) + (var_p + d * d) / var_q - 1.0);
+}
+
+double classes_kl(const double* p, const double* q, size_t classes) {
+  double kl = 0.0;
+  for (size_t c = 0; c < classes; ++c) {
+    if (p[c] > 0.0) kl += p[c] * std::log(p[c] / std::max(q[c], 1e-300));
+  }
+  return std::max(kl, 0.0);
+}
+
+}  // namespace
+
+QuantisationFidelity quantisation_fidelity(const LoadedModel& original,
+                                           const LoadedModel& quantised, const ModelRows& rows) {
+  const RowPredictions p = predict_rows(original, rows);
+  const RowPredictions q = predict_rows(quantised, rows);
+  QuantisationFidelity f;
+  f.rows = rows.data.rows;
+  double total = 0.0;
+  for (size_t r = 0; r < f.rows; ++r) {
+    const double kl = p.classes != 0
+                          ? classes_kl(&p.probabilities[r * p.classes],
+                                       &q.probabilities[r * q.classes], p.classes)
+                          : gaussian_kl(p.mean[r], p.variance[r], q.mean[r], q.variance[r]);
+    total += kl;
+    f.largest_kl = std::max(f.largest_kl, kl);
+  }
+  f.mean_kl = f.rows == 0 ? 0.0 : total / static_cast<double>(f.rows);
+  return f;
+}
+
+void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
+                                  const std::vector<uint8_t>& quantised_blob, const ModelRows& rows,
+                                  const std::string& storage, const std::string& command) {
+  // The rounding's rows, inputs only (the rows need no labels).
+  trainer::Dataset picked;
+  picked.source = rows.data.source;
+  picked.inputs = rows.data.inputs;
+  for (const size_t r : trainer::int8_rounding_rows(rows.data.rows)) {
+    picked.x.insert(picked.x.end(), rows.data.row(r), rows.data.row(r) + rows.data.inputs);
+    ++picked.rows;
+  }
+  picked.y.assign(picked.rows, 0.0);
+  const ModelRows used = model_rows(std::move(picked));
+  const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
+  const LoadedModel quantised = LoadedModel::open(quantised_blob, storage + " blob");
+  const QuantisationFidelity f = quantisation_fidelity(original, quantised, used);
+  std::printf("%s against float32 on %zu training rows: predictive KL mean %s, largest %s nats\n",
+              storage.c_str(), f.rows, general(f.mean_kl, 3).c_str(),
+              general(f.largest_kl, 3).c_str());
+  if (!(f.mean_kl <= kFidelityWarningNats)) {
+    std::cerr << "pbp " << command << ": warning: " << storage
+              << " weights change this model's predictions by " << general(f.mean_kl, 3)
+              << " nats per training row on average (more than " << kFidelityWarningNats
+              << "): its weights span a range the " << storage
+              << " grid cannot keep; float16 (--storage float16) keeps them\n";
+  }
+}
+
+}  // namespace pbp::cli
