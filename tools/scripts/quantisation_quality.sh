@@ -11,12 +11,15 @@
 #   sizes: bytes per weight of Boston's blobs and of a 784-400-400-10 network (trained one
 #   epoch on 30 random rows: only its size matters).
 # usage: tools/scripts/quantisation_quality.sh PBP DATASETS_DIR [WORK_DIR] [SPLITS]
+# PBP_QUALITY_RECIPE=auto trains the UCI sets with the trainer's default recipe instead of
+# --recipe paper (slower: power's splits take about 35 s each).
 # Prints one CSV row per data set and split, then the summary per data set.
 set -euo pipefail
 pbp=$1
 data=$2
 work=${3:-$(mktemp -d)}
 splits=${4:-20}
+recipe=${PBP_QUALITY_RECIPE:-paper}
 mkdir -p "$work"
 
 # Rows of CSV $1 whose 0-based data-row index is listed in $2, with the header, into $3.
@@ -51,7 +54,7 @@ for entry in "${sets[@]}"; do
   for i in $(seq 0 $((splits - 1))); do
     rows_by_index "$csv" "$split_dir/index_train_$i.txt" "$work/train.csv"
     rows_by_index "$csv" "$split_dir/index_test_$i.txt" "$work/test.csv"
-    "$pbp" train --data "$work/train.csv" --recipe paper --seed "$((i + 1))" \
+    "$pbp" train --data "$work/train.csv" --recipe "$recipe" --seed "$((i + 1))" \
       --out "$work/${name}32.pbp" >/dev/null 2>&1
     "$pbp" quantize "$work/${name}32.pbp" --storage float16 --out "$work/${name}16.pbp" >/dev/null
     "$pbp" quantize "$work/${name}32.pbp" --storage int8 --data "$work/train.csv" \
@@ -83,7 +86,8 @@ for name in dict.fromkeys(r["set"] for r in rows):
     pooled = {s: 100 * statistics.mean(float(x["coverage95_" + s]) for x in r) for s in ("32", "16", "8")}
     print(f"{name} ({len(r)} splits): {statistics.mean(ll['32']):.5f} / {statistics.mean(ll['16']):.5f}"
           f" / {statistics.mean(ll['8']):.5f}; int8 {statistics.mean(d8):+.2e}, largest"
-          f" {max(abs(d) for d in d8):.2e}, {sum(abs(d) <= 0.01 for d in d8)}/{len(r)} within 0.01;"
+          f" {max(abs(d) for d in d8):.2e} (mean |d| {statistics.mean(abs(d) for d in d8):.2e},"
+          f" worst loss {min(min(d8), 0.0):.2e}), {sum(abs(d) <= 0.01 for d in d8)}/{len(r)} within 0.01;"
           f" coverage float16 {max(c16):.2f}, int8 {max(c8):.2f} points (pooled"
           f" {pooled['16'] - pooled['32']:+.2f}, {pooled['8'] - pooled['32']:+.2f});"
           f" epistemic {max(float(x['epistemic16']) for x in r):.2e},"
