@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "evaluation.hpp"
 #include "output.hpp"
@@ -45,6 +47,17 @@ QuantisationFidelity quantisation_fidelity(const LoadedModel& original,
     f.largest_kl = std::max(f.largest_kl, kl);
   }
   f.mean_kl = f.rows == 0 ? 0.0 : total / static_cast<double>(f.rows);
+  if (p.task == trainer::Task::regression && f.rows != 0) {
+    std::vector<double> change(f.rows);
+    for (size_t r = 0; r < f.rows; ++r) {
+      const std::span<const double> x(rows.data.row(r), rows.data.inputs);
+      const double a = original.predict(x).epistemic_variance;
+      const double b = quantised.predict(x).epistemic_variance;
+      change[r] = a > 0.0 ? std::fabs(std::sqrt(b / a) - 1.0) : (b > 0.0 ? 1.0 : 0.0);
+    }
+    std::nth_element(change.begin(), change.begin() + f.rows / 2, change.end());
+    f.epistemic_change = change[f.rows / 2];
+  }
   return f;
 }
 
@@ -64,15 +77,27 @@ void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
   const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
   const LoadedModel quantised = LoadedModel::open(quantised_blob, storage + " blob");
   const QuantisationFidelity f = quantisation_fidelity(original, quantised, used);
-  std::printf("%s against float32 on %zu training rows: predictive KL mean %s, largest %s nats\n",
+  const bool regression = original.description().task == trainer::Task::regression;
+  std::printf("%s against float32 on %zu training rows: predictive KL mean %s, largest %s nats",
               storage.c_str(), f.rows, general(f.mean_kl, 3).c_str(),
               general(f.largest_kl, 3).c_str());
+  if (regression)
+    std::printf("; epistemic std %s %% (median change)",
+                general(100.0 * f.epistemic_change, 3).c_str());
+  std::printf("\n");
+  std::fflush(stdout);
   if (!(f.mean_kl <= kFidelityWarningNats)) {
     std::cerr << "pbp " << command << ": warning: " << storage
               << " weights change this model's predictions by " << general(f.mean_kl, 3)
               << " nats per training row on average (more than " << kFidelityWarningNats
-              << "): its weights span a range the " << storage
-              << " grid cannot keep; float16 (--storage float16) keeps them\n";
+              << "); float16 (--storage float16) would keep its weights\n";
+  } else if (regression && !(f.epistemic_change <= kFidelityWarningEpistemic)) {
+    std::cerr << "pbp " << command << ": warning: " << storage
+              << " weights change this model's epistemic std by "
+              << general(100.0 * f.epistemic_change, 3) << " % (median over the training rows, "
+              << "more than " << 100.0 * kFidelityWarningEpistemic
+              << " %): its weight variances span more than one " << storage
+              << " scale per layer keeps; float16 (--storage float16) would keep them\n";
   }
 }
 

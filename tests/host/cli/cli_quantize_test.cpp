@@ -122,8 +122,9 @@ TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
 }
 
 // With the training rows, quantize and train --storage int8 report how far the int8 blob's
-// predictions are from the float32 blob's on them, and warn where that is more than 0.01 nats: a
-// row whose one mean is 100 times the rest keeps little of the rest on the int8 grid (KL 0.86).
+// predictions are from the float32 blob's on them, and warn where that is more than 0.01 nats (a
+// row whose one mean is 100 times the rest keeps little of the rest on the int8 grid: KL 0.86)
+// or the epistemic std moves by more than 2 % (this model: 0.41 %).
 TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
   write_file(path("train.csv"), regression_csv(200));
   train("8", "5", "3", "f32.pbp");
@@ -133,6 +134,7 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
   EXPECT_NE(rows.out.find("int8 against float32 on 200 training rows: predictive KL mean"),
             std::string::npos)
       << rows.out;
+  EXPECT_NE(rows.out.find("; epistemic std "), std::string::npos) << rows.out;
   EXPECT_EQ(rows.err.find("warning"), std::string::npos) << rows.err;
   const RunResult trained =
       run_pbp({"train", "--data", path("train.csv"), "--hidden", "8", "--epochs", "5", "--seed",
@@ -159,6 +161,22 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
             std::string::npos)
       << outlier.out << outlier.err;
   EXPECT_NE(outlier.err.find("--storage float16"), std::string::npos) << outlier.err;
+
+  // One output weight's variance 1e4 times the rest: the others fall to the layer's floor, the
+  // epistemic std moves by 70 % while the predictive KL stays 0.0024 nats.
+  pbp::trainer::Model wide =
+      pbp::trainer::read_blob(std::vector<uint8_t>(original.begin(), original.end()));
+  pbp::trainer::Layer& last = wide.layers.back();
+  last.variance[0] = 1e4 * *std::max_element(last.variance.begin(), last.variance.end());
+  const std::vector<uint8_t> wide_blob = pbp::trainer::write_blob(wide);
+  write_file(path("wide.pbp"), std::string(wide_blob.begin(), wide_blob.end()));
+  const RunResult spread = run_pbp({"quantize", path("wide.pbp"), "--storage", "int8", "--data",
+                                    path("train.csv"), "--out", path("w.pbp")});
+  ASSERT_EQ(spread.exit_code, 0) << spread.err;
+  EXPECT_NE(
+      spread.err.find("pbp quantize: warning: int8 weights change this model's epistemic std"),
+      std::string::npos)
+      << spread.out << spread.err;
 }
 
 // pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
