@@ -1,10 +1,13 @@
 // Data-aware rounding of int8 weight means: the rounding of OPTQ/GPTQ (Frantar et al. 2023) on
-// PBP's moment propagation. Each row's means are rounded one at a time onto the int8 grid the
-// blob writer uses (format.hpp's int8_weights: one scale per row, its largest |mean| / 127), and
+// PBP's moment propagation. Each row's means are rounded one at a time onto an int8 grid the
+// blob writer keeps (format.hpp's int8_weights: one scale per row, its largest |mean| / 127), and
 // each rounding error is spread over the row's weights not yet rounded so that the row's sums
 // over the training rows change least: the error e of the sum is e^T H e with H the mean of
 // E[z z^T] of the layer's input units (their moments under the float model: A A^T + diag(C),
-// the bias unit 1). The variances are not changed. Only training rows are used.
+// the bias unit 1). The row's step is the one whose grid loses least of those sums by H's
+// diagonal: a mean far beyond the rest, on an input the rows hardly use, is clipped at +-127
+// steps (the row's largest after the rounding, so the writer's scale is this step). The
+// variances are not changed. Only training rows are used.
 //
 // With the training rows, the layers go in order (GPTQ's sequential variant): before layer l is
 // rounded, its means m move to m' = argmin E[(m^T z - m'^T z')^2] + lambda |m' - m|^2, z the
