@@ -116,8 +116,8 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
     // comes back multiplied by a scale (s, s^2 or w u^2 <= 65025 w). The codes' rounding: `coded`
     // and `var_coded` below.
     double scale_factor = 0.0;
-    // The bias's A code is exact (a power of two step up to 1), or where eA > 0 its term is
-    // added in float: 2 roundings and the addition, in `extra` below.
+    // The bias's A code is exact (a power of two step up to 1), or where eA > 0 (steps above 1)
+    // its term is added in float: 2 roundings and the addition, in `mean_extra` below.
     double coded = 0.0;
     double var_coded = vw[n] * step_b;  // its B code too, but the first layer's may round
     if (int8) {
@@ -148,10 +148,11 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
     if (int8) {
       underflow += kEta * scale_factor * (2.0 * n + 4.0) * (1.0 + 16129.0 * var_inputs);
     }
-    const double extra = int8 ? 6.0 : 0.0;
+    const double extra = int8 ? 3.0 : 0.0;
+    const double mean_extra = extra + (int8 && step_a > 1.0 ? 3.0 : 0.0);
     // Float: n products and n + 1 additions (the bias last), then the scale (2 roundings) and
     // the product with it.
-    const double sum_bound = sane(gamma_n(n + 2.0 + extra) * magnitude + propagated + coded +
+    const double sum_bound = sane(gamma_n(n + 2.0 + mean_extra) * magnitude + propagated + coded +
                                   (2.0 * n + 2) * kEta * (int8 ? scale_factor : 1.0));
     a.mean[j] = sum * scale_mean;
     a.mean_bound[j] = sane(scale_mean * (1 + 4 * kU) * sum_bound +
