@@ -33,31 +33,39 @@ double classes_kl(const double* p, const double* q, size_t classes) {
 
 QuantisationFidelity quantisation_fidelity(const LoadedModel& original,
                                            const LoadedModel& quantised, const ModelRows& rows) {
-  const RowPredictions p = predict_rows(original, rows);
-  const RowPredictions q = predict_rows(quantised, rows);
   QuantisationFidelity f;
   f.rows = rows.data.rows;
-  double total = 0.0;
-  for (size_t r = 0; r < f.rows; ++r) {
-    const double kl = p.classes != 0
-                          ? classes_kl(&p.probabilities[r * p.classes],
-                                       &q.probabilities[r * q.classes], p.classes)
-                          : gaussian_kl(p.mean[r], p.variance[r], q.mean[r], q.variance[r]);
-    total += kl;
-    f.largest_kl = std::max(f.largest_kl, kl);
-  }
-  f.mean_kl = f.rows == 0 ? 0.0 : total / static_cast<double>(f.rows);
-  if (p.task == trainer::Task::regression && f.rows != 0) {
+  if (f.rows == 0) return f;
+  std::vector<double> kl(f.rows);
+  if (original.description().task == trainer::Task::regression) {
+    // One runtime pass per row and model gives both the predictive and the epistemic variance.
     std::vector<double> change(f.rows);
     for (size_t r = 0; r < f.rows; ++r) {
       const std::span<const double> x(rows.data.row(r), rows.data.inputs);
-      const double a = original.predict(x).epistemic_variance;
-      const double b = quantised.predict(x).epistemic_variance;
-      change[r] = a > 0.0 ? std::fabs(std::sqrt(b / a) - 1.0) : (b > 0.0 ? 1.0 : 0.0);
+      const trainer::Prediction a = original.predict(x);
+      const trainer::Prediction b = quantised.predict(x);
+      kl[r] = gaussian_kl(a.mean, a.variance(), b.mean, b.variance());
+      change[r] = a.epistemic_variance > 0.0
+                      ? std::fabs(std::sqrt(b.epistemic_variance / a.epistemic_variance) - 1.0)
+                      : (b.epistemic_variance > 0.0 ? 1.0 : 0.0);
     }
     std::nth_element(change.begin(), change.begin() + f.rows / 2, change.end());
     f.epistemic_change = change[f.rows / 2];
+  } else {
+    const RowPredictions p = predict_rows(original, rows);
+    const RowPredictions q = predict_rows(quantised, rows);
+    for (size_t r = 0; r < f.rows; ++r) {
+      kl[r] = p.classes != 0 ? classes_kl(&p.probabilities[r * p.classes],
+                                          &q.probabilities[r * q.classes], p.classes)
+                             : gaussian_kl(p.mean[r], p.variance[r], q.mean[r], q.variance[r]);
+    }
   }
+  double total = 0.0;
+  for (const double k : kl) {
+    total += k;
+    f.largest_kl = std::max(f.largest_kl, k);
+  }
+  f.mean_kl = total / static_cast<double>(f.rows);
   return f;
 }
 
