@@ -89,7 +89,7 @@ void predict_on_host_and_device(DemoSection& section, const LoadedModel& host,
 LoadedModel save_and_open(DemoSection& section, const trainer::Model& model,
                           const std::string& name, const std::string& out_dir) {
   section.blob_path = output_path(out_dir, name + ".pbp");
-  section.blob_bytes = save_model(section.blob_path, model);
+  section.blob_bytes = save_model(section.blob_path, model).size();
   return LoadedModel::load(section.blob_path);
 }
 

@@ -153,7 +153,8 @@ int run(const ParsedOptions& options) {
   }
   model.weight_storage = storage;
 
-  const size_t bytes = save_model(out, model);
+  const std::vector<uint8_t> written = save_model(out, model);
+  const size_t bytes = written.size();
   const std::string task = task_summary(train_options);
   const bool ebp = train_options.algorithm == trainer::Algorithm::ebp;
   std::cout << "trained on " << data.source << ": " << data.rows << " rows, " << data.inputs
@@ -176,8 +177,7 @@ int run(const ParsedOptions& options) {
   std::cout << "wrote " << out << " (" << bytes << " bytes)\n";
   if (!float32_blob.empty()) {
     std::cout.flush();
-    report_quantisation_fidelity(float32_blob, trainer::write_blob(model), model_rows(data), "int8",
-                                 "train");
+    report_quantisation_fidelity(float32_blob, written, model_rows(data), "int8", "train");
   }
   if (curve) {
     const std::string path = options.required_text("curve");

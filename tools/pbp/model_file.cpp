@@ -192,21 +192,10 @@ const char* storage_text(format::Storage storage) {
                                              : "float32";
 }
 
-size_t save_model(const std::string& path, const trainer::Model& model) {
-  std::vector<uint8_t> blob;
-  if (model.weight_storage == format::Storage::int8) {
-    // int8 quantises the values it is given: those of the float32 blob, as `pbp quantize` does,
-    // so both write the same bytes.
-    trainer::Model rounded = model;
-    rounded.weight_storage = format::Storage::float32;
-    rounded = trainer::read_blob(trainer::write_blob(rounded));
-    rounded.weight_storage = format::Storage::int8;
-    blob = trainer::write_blob(rounded);
-  } else {
-    blob = trainer::write_blob(model);
-  }
+std::vector<uint8_t> save_model(const std::string& path, const trainer::Model& model) {
+  std::vector<uint8_t> blob = trainer::write_blob(model);
   trainer::write_file_atomically(path, blob);
-  return blob.size();
+  return blob;
 }
 
 }  // namespace pbp::cli

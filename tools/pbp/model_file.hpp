@@ -98,7 +98,8 @@ void open_blob(pbp::Model& model, const void* blob, size_t size, const std::stri
 format::Storage parse_weight_storage(const std::string& name);
 const char* storage_text(format::Storage storage);
 
-// Serialises `model` and writes it atomically; returns the number of bytes written.
-size_t save_model(const std::string& path, const trainer::Model& model);
+// Serialises `model` and writes it atomically; returns the bytes written. An int8 model's means
+// are stored as they are (`pbp train` rounds them from the float32 blob's values first).
+std::vector<uint8_t> save_model(const std::string& path, const trainer::Model& model);
 
 }  // namespace pbp::cli

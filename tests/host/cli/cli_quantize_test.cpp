@@ -121,6 +121,25 @@ TEST_F(Quantize, TrainingRowsMoveTheInt8Codes) {
   EXPECT_NE(verified.out.find("tolerance 0.05: PASS"), std::string::npos) << verified.out;
 }
 
+// The same on a 2 x 20 network, whose rows the rounding gives steps below their largest / 127:
+// train --storage int8 must store those values as they are (an extra float32 round trip of the
+// rounded means moved a byte here).
+TEST_F(Quantize, TrainingWithInt8StorageMatchesQuantizeOnTwoHiddenLayers) {
+  write_file(path("train.csv"), regression_csv(200));
+  const std::vector<std::string> train = {
+      "train", "--data", path("train.csv"), "--hidden", "20,20", "--epochs", "40", "--seed", "4"};
+  std::vector<std::string> f32 = train, i8 = train;
+  f32.insert(f32.end(), {"--out", path("f32.pbp")});
+  i8.insert(i8.end(), {"--out", path("i8.pbp"), "--storage", "int8"});
+  ASSERT_EQ(run_pbp(f32).exit_code, 0);
+  const RunResult trained = run_pbp(i8);
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  const RunResult quantised = run_pbp({"quantize", path("f32.pbp"), "--storage", "int8", "--data",
+                                       path("train.csv"), "--out", path("q.pbp")});
+  ASSERT_EQ(quantised.exit_code, 0) << quantised.err;
+  EXPECT_EQ(read_file(path("q.pbp")), read_file(path("i8.pbp")));
+}
+
 // With the training rows, quantize and train --storage int8 report how far the int8 blob's
 // predictions are from the float32 blob's on them, and warn where that is more than 0.01 nats (a
 // row whose one mean is 100 times the rest keeps little of the rest on the int8 grid: KL 0.86)
