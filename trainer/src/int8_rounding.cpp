@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "pbp/moments.hpp"
 #include "pbp/trainer/spd_matrix.hpp"
@@ -22,53 +23,59 @@ std::vector<double> upper_factor_of_inverse(std::vector<double> h, size_t n) {
   return u;
 }
 
-// Calls visit(r, l, mean, var) with layer l's input moments (the bias unit not included) for
-// every row r of `inputs` and every layer l <= last, under `model`.
-template <typename Visit>
-void for_each_layer_input(const Model& model, std::span<const double> inputs, size_t rows,
-                          size_t last, Visit&& visit) {
-  if (model.layers.empty()) return;
-  if (inputs.size() != rows * model.layers[0].inputs || rows == 0) {
+// One row's moments of `layer`'s units after its activation (the next layer's inputs), from
+// those of its inputs (`var` unread for an exact input).
+void next_layer_input(const Layer& layer, bool exact_input, const double* mean, const double* var,
+                      double* next_mean, double* next_var) {
+  const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
+                               layer.outputs};
+  if (exact_input) {
+    linear_moments<double, true>(w, mean, nullptr, next_mean, next_var);
+  } else {
+    linear_moments<double, false>(w, mean, var, next_mean, next_var);
+  }
+  activation_moments_inplace(static_cast<uint32_t>(layer.activation), layer.outputs, next_mean,
+                             next_var);
+}
+
+// Every row's input moments of one layer, row-major (`width` values per row).
+struct RowMoments {
+  size_t width = 0;
+  std::vector<double> mean, var;
+};
+
+// The rows' moments after `layer` (the next layer's inputs).
+RowMoments next_layer_inputs(const Layer& layer, bool exact_input, const RowMoments& in,
+                             size_t rows) {
+  RowMoments out{layer.outputs, std::vector<double>(rows * layer.outputs, 0.0),
+                 std::vector<double>(rows * layer.outputs, 0.0)};
+  for (size_t r = 0; r < rows; ++r) {
+    next_layer_input(layer, exact_input, in.mean.data() + r * in.width,
+                     in.var.data() + r * in.width, out.mean.data() + r * out.width,
+                     out.var.data() + r * out.width);
+  }
+  return out;
+}
+
+// The standardised rows (row-major, model.layers[0].inputs per row) as the first layer's exact
+// input moments.
+RowMoments exact_inputs(const Model& model, std::vector<double> inputs, size_t rows) {
+  const size_t width = model.layers.empty() ? 0 : model.layers[0].inputs;
+  if (model.layers.empty() || inputs.size() != rows * width || rows == 0) {
     throw std::invalid_argument("int8 rounding: the rows do not match the model's inputs");
   }
-  std::vector<double> mean, var, next_mean, next_var;
-  for (size_t r = 0; r < rows; ++r) {
-    mean.assign(inputs.begin() + static_cast<std::ptrdiff_t>(r * model.layers[0].inputs),
-                inputs.begin() + static_cast<std::ptrdiff_t>((r + 1) * model.layers[0].inputs));
-    var.assign(mean.size(), 0.0);
-    for (size_t l = 0; l <= last && l < model.layers.size(); ++l) {
-      const Layer& layer = model.layers[l];
-      visit(r, l, mean, var);
-      if (l == last) break;
-      next_mean.assign(layer.outputs, 0.0);
-      next_var.assign(layer.outputs, 0.0);
-      const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
-                                   layer.outputs};
-      if (l == 0) {
-        linear_moments<double, true>(w, mean.data(), nullptr, next_mean.data(), next_var.data());
-      } else {
-        linear_moments<double, false>(w, mean.data(), var.data(), next_mean.data(),
-                                      next_var.data());
-      }
-      activation_moments_inplace(static_cast<uint32_t>(layer.activation), layer.outputs,
-                                 next_mean.data(), next_var.data());
-      mean.swap(next_mean);
-      var.swap(next_var);
-    }
-  }
+  return {width, std::move(inputs), std::vector<double>(rows * width, 0.0)};
 }
 
 // Adds E[z z'^T] of one row's input units (the bias unit 1 last) to `sum` (n x n): the means'
 // product, and on the diagonal sqrt(v v'), the covariance of z and z' when they share their
 // noise (v itself where z = z').
-void add_cross_moments(std::vector<double>& sum, size_t n, const std::vector<double>& mean,
-                       const std::vector<double>& var, const double* other_mean,
-                       const double* other_var) {
+void add_cross_moments(std::vector<double>& sum, size_t n, const double* mean, const double* var,
+                       const double* other_mean, const double* other_var) {
   for (size_t i = 0; i < n; ++i) {
     const double zi = i + 1 < n ? mean[i] : 1.0;
     for (size_t j = 0; j < n; ++j) sum[i * n + j] += zi * (j + 1 < n ? other_mean[j] : 1.0);
-    if (i + 1 < n)
-      sum[i * n + i] += var.data() == other_var ? var[i] : std::sqrt(var[i] * other_var[i]);
+    if (i + 1 < n) sum[i * n + i] += var == other_var ? var[i] : std::sqrt(var[i] * other_var[i]);
   }
 }
 
@@ -167,17 +174,18 @@ std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
                                                             std::span<const double> inputs,
                                                             size_t rows) {
   std::vector<std::vector<double>> h(model.layers.size());
+  if (model.layers.empty()) return h;
+  RowMoments z = exact_inputs(model, std::vector<double>(inputs.begin(), inputs.end()), rows);
   for (size_t l = 0; l < model.layers.size(); ++l) {
     const size_t n = model.layers[l].row_length();
     h[l].assign(n * n, 0.0);
-  }
-  for_each_layer_input(
-      model, inputs, rows, model.layers.size() - 1,
-      [&](size_t, size_t l, const std::vector<double>& mean, const std::vector<double>& var) {
-        add_cross_moments(h[l], model.layers[l].row_length(), mean, var, mean.data(), var.data());
-      });
-  for (std::vector<double>& hl : h) {
-    for (double& x : hl) x /= static_cast<double>(rows);
+    for (size_t r = 0; r < rows; ++r) {
+      const double* mean = z.mean.data() + r * z.width;
+      const double* var = z.var.data() + r * z.width;
+      add_cross_moments(h[l], n, mean, var, mean, var);
+    }
+    for (double& x : h[l]) x /= static_cast<double>(rows);
+    if (l + 1 < model.layers.size()) z = next_layer_inputs(model.layers[l], l == 0, z, rows);
   }
   return h;
 }
@@ -205,34 +213,34 @@ void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
   }
   // Layer by layer, each layer's means first corrected for the rounding of the layers before it
   // (GPTQ's sequential order): H = E[z' z'^T] over the rounded model's input units z', and
-  // G = E[z' z^T] with the float model's z.
+  // G = E[z' z^T] with the float model's z. Both advance one layer at a time.
   const Model original = model;
+  RowMoments float_inputs = exact_inputs(model, std::move(x), rows);
+  RowMoments rounded_inputs;  // before the first layer is rounded: float_inputs
   for (size_t l = 0; l < model.layers.size(); ++l) {
     Layer& layer = model.layers[l];
     const size_t n = layer.row_length();
-    std::vector<double> float_mean(rows * (n - 1)), float_var(rows * (n - 1));
-    for_each_layer_input(
-        original, x, rows, l,
-        [&](size_t r, size_t at, const std::vector<double>& mean, const std::vector<double>& var) {
-          if (at != l) return;
-          std::copy(mean.begin(), mean.end(), float_mean.begin() + r * (n - 1));
-          std::copy(var.begin(), var.end(), float_var.begin() + r * (n - 1));
-        });
+    const RowMoments& z = float_inputs;
+    const RowMoments& rounded = l == 0 ? float_inputs : rounded_inputs;
     std::vector<double> h(n * n, 0.0), g(n * n, 0.0);
-    for_each_layer_input(
-        model, x, rows, l,
-        [&](size_t r, size_t at, const std::vector<double>& mean, const std::vector<double>& var) {
-          if (at != l) return;
-          add_cross_moments(h, n, mean, var, mean.data(), var.data());
-          add_cross_moments(g, n, mean, var, float_mean.data() + r * (n - 1),
-                            float_var.data() + r * (n - 1));
-        });
+    for (size_t r = 0; r < rows; ++r) {
+      const double* mean = rounded.mean.data() + r * rounded.width;
+      const double* var = rounded.var.data() + r * rounded.width;
+      add_cross_moments(h, n, mean, var, mean, var);
+      if (l > 0) {
+        add_cross_moments(g, n, mean, var, z.mean.data() + r * z.width, z.var.data() + r * z.width);
+      }
+    }
     for (size_t i = 0; i < n * n; ++i) {
       h[i] /= static_cast<double>(rows);
       g[i] /= static_cast<double>(rows);
     }
     if (l > 0) correct_for_rounded_inputs(layer, h, g);
     round_layer_means(layer, h);
+    if (l + 1 == model.layers.size()) break;
+    RowMoments next_rounded = next_layer_inputs(layer, l == 0, rounded, rows);
+    float_inputs = next_layer_inputs(original.layers[l], l == 0, z, rows);
+    rounded_inputs = std::move(next_rounded);
   }
 }
 
