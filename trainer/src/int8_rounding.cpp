@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "pbp/moments.hpp"
+#include "pbp/trainer/int8_unit_scales.hpp"
 #include "pbp/trainer/spd_matrix.hpp"
 
 namespace pbp::trainer {
@@ -197,20 +198,38 @@ void round_means_to_int8_grid(Model& model,
   }
 }
 
-void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
+namespace {
+
+// The rows of `training_rows` the rounding uses (int8_rounding_rows), standardised as the model's
+// inputs, row-major.
+std::vector<double> standardised_rounding_rows(const Model& model, const Dataset& training_rows) {
   const Standardisation& s = model.standardisation;
   const size_t inputs = training_rows.inputs;
   if (model.layers.empty() || inputs != model.layers[0].inputs || training_rows.rows == 0) {
     throw std::invalid_argument("int8 rounding: the rows do not match the model's inputs");
   }
   std::vector<double> x;
-  const std::vector<size_t> used = int8_rounding_rows(training_rows.rows);
-  const size_t rows = used.size();
-  for (const size_t r : used) {
+  for (const size_t r : int8_rounding_rows(training_rows.rows)) {
     for (size_t i = 0; i < inputs; ++i) {
       x.push_back((training_rows.row(r)[i] - s.input_mean[i]) / s.input_std[i]);
     }
   }
+  return x;
+}
+
+}  // namespace
+
+UnitExponents rescale_and_round_for_int8(Model& model, const Dataset& training_rows) {
+  const std::vector<double> x = standardised_rounding_rows(model, training_rows);
+  const UnitExponents exponents = int8_unit_exponents(model, x, x.size() / model.layers[0].inputs);
+  rescale_units(model, exponents);
+  round_means_to_int8_grid(model, training_rows);
+  return exponents;
+}
+
+void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
+  std::vector<double> x = standardised_rounding_rows(model, training_rows);
+  const size_t rows = x.size() / model.layers[0].inputs;
   // Layer by layer, each layer's means first corrected for the rounding of the layers before it
   // (GPTQ's sequential order): H = E[z' z'^T] over the rounded model's input units z', and
   // G = E[z' z^T] with the float model's z. Both advance one layer at a time.

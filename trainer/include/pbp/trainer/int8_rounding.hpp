@@ -19,6 +19,7 @@
 #include <span>
 
 #include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/int8_unit_scales.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::trainer {
@@ -34,13 +35,18 @@ std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
 // rounding of a value on the grid is the value), so `write_blob` of the result is the int8 blob.
 void round_means_to_int8_grid(Model& model, const std::vector<std::vector<double>>& second_moments);
 
-// The whole step for `pbp train --storage int8` and `pbp quantize --data`, sequential as above:
+// The means' step for `pbp train --storage int8` and `pbp quantize --data`, sequential as above:
 // the training rows in original units, standardised as the model's inputs; at most
 // kInt8RoundingRows of them, evenly spaced (the second moments settle long before;
 // Fashion-MNIST's 60 000 would take minutes). The means are taken as they are: `pbp train` passes
 // the float32 blob's values, so that `pbp quantize --data` of that blob gives the same bytes.
 inline constexpr size_t kInt8RoundingRows = 4096;
 void round_means_to_int8_grid(Model& model, const Dataset& training_rows);
+
+// The whole step: first the units' power-of-two scales (int8_unit_scales.hpp), which change no
+// prediction and keep the variances on their codes, then round_means_to_int8_grid; both on the
+// same rows. Returns the exponents it applied.
+UnitExponents rescale_and_round_for_int8(Model& model, const Dataset& training_rows);
 
 // The rows of `rows` the rounding uses: every ceil(rows / kInt8RoundingRows)-th from the first.
 std::vector<size_t> int8_rounding_rows(size_t rows);
