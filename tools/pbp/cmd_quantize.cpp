@@ -15,6 +15,7 @@
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
+#include "pbp/trainer/int8_unit_scales.hpp"
 #include "quantisation_fidelity.hpp"
 
 namespace pbp::cli {
@@ -39,7 +40,10 @@ const char* const kUsage =
     "                 the rounding of those before it, and each row's means one at a time, each\n"
     "                 rounding error spread over the row's later weights so that the layer's\n"
     "                 sums over these rows change least (GPTQ's rounding; at most 4096 rows,\n"
-    "                 evenly spaced);\n"
+    "                 evenly spaced). Before that, each ReLU unit's weights in and out may be\n"
+    "                 scaled by powers of two that change no prediction, so that the layers'\n"
+    "                 variances fit their codes (the largest change is then measured against\n"
+    "                 the rescaled model);\n"
     "                 without it, each to the nearest code. 'pbp train --storage int8' does this\n"
     "                 with its training rows. Use training rows only: the rounding is fitted to "
     "them.\n";
@@ -66,11 +70,18 @@ int run(const std::string& path, const ParsedOptions& options) {
   trainer::Model model = original;
   model.weight_storage = storage;
   std::optional<ModelRows> rows;
+  // The weights' changes are measured against the original with the units' scales applied: the
+  // same network, weight for weight what the int8 one approximates.
+  trainer::Model rescaled = original;
   if (options.text("data")) {
     if (storage != format::Storage::int8) throw UsageError("--data applies to --storage int8");
     const LoadedModel loaded = LoadedModel::open(bytes, path);
     rows = load_model_rows(options, loaded.description(), false);
-    trainer::round_means_to_int8_grid(model, rows->data);
+    // An int8 blob's means are on its grid already: rounding it again would change nothing but,
+    // from its rounded variances, perhaps its units' scales.
+    if (original.weight_storage != format::Storage::int8) {
+      trainer::rescale_units(rescaled, trainer::rescale_and_round_for_int8(model, rows->data));
+    }
   }
   trainer::check_destination(out);
   const std::vector<uint8_t> blob = trainer::write_blob(model);
@@ -78,8 +89,8 @@ int run(const std::string& path, const ParsedOptions& options) {
   ErrorSummary means, variances;
   for (size_t l = 0; l < original.layers.size(); ++l) {
     for (size_t i = 0; i < original.layers[l].mean.size(); ++i) {
-      means.add(original.layers[l].mean[i], written.layers[l].mean[i]);
-      variances.add(original.layers[l].variance[i], written.layers[l].variance[i]);
+      means.add(rescaled.layers[l].mean[i], written.layers[l].mean[i]);
+      variances.add(rescaled.layers[l].variance[i], written.layers[l].variance[i]);
     }
   }
   trainer::write_file_atomically(out, blob);

@@ -143,13 +143,14 @@ int run(const ParsedOptions& options) {
   if (model.metadata.feature_names.empty()) model.metadata.feature_names = data.feature_names;
   if (model.metadata.target_name.empty()) model.metadata.target_name = data.target_name;
   if (model.metadata.training_rows == 0) model.metadata.training_rows = data.rows;
-  // int8: the means rounded to keep the layers' sums over the training rows (int8_rounding.hpp),
-  // from the float32 blob's values, so that `pbp quantize --data` of that blob gives these bytes.
+  // int8: the units rescaled and the means rounded to keep the layers' sums over the training
+  // rows (int8_rounding.hpp), from the float32 blob's values, so that `pbp quantize --data` of
+  // that blob gives these bytes.
   std::vector<uint8_t> float32_blob;
   if (storage == format::Storage::int8) {
     float32_blob = trainer::write_blob(model);
     model = trainer::read_blob(float32_blob);
-    trainer::round_means_to_int8_grid(model, data);
+    trainer::rescale_and_round_for_int8(model, data);
   }
   model.weight_storage = storage;
 

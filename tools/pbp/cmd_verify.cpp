@@ -11,6 +11,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/int8_unit_scales.hpp"
 #include "verification.hpp"
 
 namespace pbp::cli {
@@ -132,7 +133,7 @@ void print_text(const VerifyReport& report, const ModelRows& rows, const std::st
 
 // The float32 original of the quantised `blob` (--reference): refused unless quantising it to the
 // blob's storage type gives exactly `blob` (int8: with the means rounded any way onto the same
-// grid, as --data rounds them), so every difference comes from the quantisation.
+// grid and the units rescaled, as --data does), so every difference comes from the quantisation.
 trainer::Model original_of(const std::vector<uint8_t>& blob, const std::string& path,
                            const std::string& original_path) {
   const std::vector<uint8_t> original_blob = read_model_file(original_path);
@@ -147,6 +148,8 @@ trainer::Model original_of(const std::vector<uint8_t>& blob, const std::string& 
   quantised.weight_storage = storage;
   if (storage == format::Storage::int8) {  // the blob's own means: same bytes iff only they differ
     const trainer::Model decoded = trainer::read_blob(blob);
+    // and its units' power-of-two scales (int8_unit_scales.hpp), which change no prediction
+    trainer::rescale_units(quantised, trainer::unit_exponents_between(original, decoded));
     for (size_t l = 0; l < quantised.layers.size() && l < decoded.layers.size(); ++l) {
       if (decoded.layers[l].mean.size() == quantised.layers[l].mean.size()) {
         quantised.layers[l].mean = decoded.layers[l].mean;
