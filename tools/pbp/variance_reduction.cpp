@@ -5,6 +5,7 @@
 
 #include "pbp/moments.hpp"
 #include "pbp/trainer/activation_jacobian.hpp"
+#include "pbp/trainer/layer_moments.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -55,13 +56,8 @@ void row_sensitivities(const trainer::Model& model, const std::vector<size_t>& o
     const trainer::Layer& layer = model.layers[l];
     z_mean[l] = mean;
     std::vector<double> a_mean(layer.outputs), a_var(layer.outputs);
-    const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
-                                 layer.outputs};
-    if (l == 0) {
-      linear_moments<double, true>(w, mean.data(), nullptr, a_mean.data(), a_var.data());
-    } else {
-      linear_moments<double, false>(w, mean.data(), var.data(), a_mean.data(), a_var.data());
-    }
+    trainer::layer_pre_activation_moments(layer, l == 0, mean.data(), var.data(), a_mean.data(),
+                                          a_var.data());
     slope[l].assign(layer.outputs, 1.0);
     for (uint32_t j = 0; j < layer.outputs && layer.activation != trainer::Activation::linear;
          ++j) {

@@ -9,6 +9,7 @@
 
 #include "pbp/moments.hpp"
 #include "pbp/trainer/int8_unit_scales.hpp"
+#include "pbp/trainer/layer_moments.hpp"
 #include "pbp/trainer/spd_matrix.hpp"
 
 namespace pbp::trainer {
@@ -28,13 +29,7 @@ std::vector<double> upper_factor_of_inverse(std::vector<double> h, size_t n) {
 // those of its inputs (`var` unread for an exact input).
 void next_layer_input(const Layer& layer, bool exact_input, const double* mean, const double* var,
                       double* next_mean, double* next_var) {
-  const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
-                               layer.outputs};
-  if (exact_input) {
-    linear_moments<double, true>(w, mean, nullptr, next_mean, next_var);
-  } else {
-    linear_moments<double, false>(w, mean, var, next_mean, next_var);
-  }
+  layer_pre_activation_moments(layer, exact_input, mean, var, next_mean, next_var);
   activation_moments_inplace(static_cast<uint32_t>(layer.activation), layer.outputs, next_mean,
                              next_var);
 }

@@ -7,6 +7,7 @@
 
 #include "pbp/format.hpp"
 #include "pbp/moments.hpp"
+#include "pbp/trainer/layer_moments.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -32,13 +33,8 @@ void forward_rows(const Model& model, std::span<const double> inputs, size_t row
       const Layer& layer = model.layers[l];
       a_mean.assign(layer.outputs, 0.0);
       a_var.assign(layer.outputs, 0.0);
-      const LayerWeights<double> w{layer.mean.data(), layer.variance.data(), layer.inputs,
-                                   layer.outputs};
-      if (l == 0) {
-        linear_moments<double, true>(w, mean.data(), nullptr, a_mean.data(), a_var.data());
-      } else {
-        linear_moments<double, false>(w, mean.data(), var.data(), a_mean.data(), a_var.data());
-      }
+      layer_pre_activation_moments(layer, l == 0, mean.data(), var.data(), a_mean.data(),
+                                   a_var.data());
       if (l + 1 < model.layers.size()) {
         activation_moments_inplace(static_cast<uint32_t>(layer.activation), layer.outputs,
                                    a_mean.data(), a_var.data());
