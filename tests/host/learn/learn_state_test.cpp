@@ -6,6 +6,8 @@
 #include "learn_fixture.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/adf.hpp"
+#include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/int8_unit_scales.hpp"
 #include "pbp/trainer/likelihood.hpp"
 
 namespace pbp_learn_test {
@@ -193,6 +195,39 @@ TEST(LearnState, Float16BlobIsWidenedAndWrittenBackAsFloat32) {
 
 TEST(LearnState, Int8BlobIsDecodedAndWrittenBackAsFloat32) {
   check_write_back(format::Storage::int8, Activation::relu);
+}
+
+// The int8 writer may rescale ReLU units by powers of two (int8_unit_scales.hpp); learning on
+// the device from the rescaled network is the rescaled learning, bit for bit (runtime/FORMAT.md).
+TEST(LearnState, RescaledUnitsLearnTheRescaledUpdate) {
+  const Model trained = read_blob(write_blob(small_model(Task::regression)));
+  pbp::trainer::UnitExponents exponents(trained.layers.size());
+  for (size_t l = 0; l < trained.layers.size(); ++l) {
+    for (uint32_t j = 0; j < trained.layers[l].outputs; ++j) {
+      exponents[l].push_back(l + 1 < trained.layers.size() ? int(j % 7) - 3 : 0);
+    }
+  }
+  Model rescaled = trained;
+  pbp::trainer::rescale_units(rescaled, exponents);
+  Learner plain(write_blob(trained)), scaled(write_blob(rescaled));
+  feed(plain, Task::regression, 30, 8);
+  feed(scaled, Task::regression, 30, 8);
+  const auto written = [](const Learner& l) {
+    std::vector<uint32_t> out(l.learner.blob_bytes / 4 + 1);
+    size_t size = 0;
+    EXPECT_EQ(pbp_learn_write_blob(&l.learner, out.data(), out.size() * 4, &size), PBP_OK);
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(out.data());
+    return read_blob(std::vector<uint8_t>(bytes, bytes + size));
+  };
+  Model learned = written(plain);
+  pbp::trainer::rescale_units(learned, exponents);
+  const Model learned_rescaled = written(scaled);
+  for (size_t l = 0; l < learned.layers.size(); ++l) {
+    EXPECT_EQ(learned.layers[l].mean, learned_rescaled.layers[l].mean) << "layer " << l;
+    EXPECT_EQ(learned.layers[l].variance, learned_rescaled.layers[l].variance) << "layer " << l;
+  }
+  EXPECT_EQ(learned.noise.a, learned_rescaled.noise.a);
+  EXPECT_EQ(learned.noise.b, learned_rescaled.noise.b);
 }
 
 // The C++ wrapper is the C API.
