@@ -25,44 +25,6 @@ std::vector<double> upper_factor_of_inverse(std::vector<double> h, size_t n) {
   return u;
 }
 
-// One row's moments of `layer`'s units after its activation (the next layer's inputs), from
-// those of its inputs (`var` unread for an exact input).
-void next_layer_input(const Layer& layer, bool exact_input, const double* mean, const double* var,
-                      double* next_mean, double* next_var) {
-  layer_pre_activation_moments(layer, exact_input, mean, var, next_mean, next_var);
-  activation_moments_inplace(static_cast<uint32_t>(layer.activation), layer.outputs, next_mean,
-                             next_var);
-}
-
-// Every row's input moments of one layer, row-major (`width` values per row).
-struct RowMoments {
-  size_t width = 0;
-  std::vector<double> mean, var;
-};
-
-// The rows' moments after `layer` (the next layer's inputs).
-RowMoments next_layer_inputs(const Layer& layer, bool exact_input, const RowMoments& in,
-                             size_t rows) {
-  RowMoments out{layer.outputs, std::vector<double>(rows * layer.outputs, 0.0),
-                 std::vector<double>(rows * layer.outputs, 0.0)};
-  for (size_t r = 0; r < rows; ++r) {
-    next_layer_input(layer, exact_input, in.mean.data() + r * in.width,
-                     in.var.data() + r * in.width, out.mean.data() + r * out.width,
-                     out.var.data() + r * out.width);
-  }
-  return out;
-}
-
-// The standardised rows (row-major, model.layers[0].inputs per row) as the first layer's exact
-// input moments.
-RowMoments exact_inputs(const Model& model, std::vector<double> inputs, size_t rows) {
-  const size_t width = model.layers.empty() ? 0 : model.layers[0].inputs;
-  if (model.layers.empty() || inputs.size() != rows * width || rows == 0) {
-    throw std::invalid_argument("int8 rounding: the rows do not match the model's inputs");
-  }
-  return {width, std::move(inputs), std::vector<double>(rows * width, 0.0)};
-}
-
 // Adds E[z z'^T] of one row's input units (the bias unit 1 last) to `sum` (n x n): the means'
 // product, and on the diagonal sqrt(v v'), the covariance of z and z' when they share their
 // noise (v itself where z = z').
@@ -171,7 +133,8 @@ std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
                                                             size_t rows) {
   std::vector<std::vector<double>> h(model.layers.size());
   if (model.layers.empty()) return h;
-  RowMoments z = exact_inputs(model, std::vector<double>(inputs.begin(), inputs.end()), rows);
+  RowMoments z =
+      exact_input_moments(model, std::vector<double>(inputs.begin(), inputs.end()), rows);
   for (size_t l = 0; l < model.layers.size(); ++l) {
     const size_t n = model.layers[l].row_length();
     h[l].assign(n * n, 0.0);
@@ -181,7 +144,7 @@ std::vector<std::vector<double>> layer_input_second_moments(const Model& model,
       add_cross_moments(h[l], n, mean, var, mean, var);
     }
     for (double& x : h[l]) x /= static_cast<double>(rows);
-    if (l + 1 < model.layers.size()) z = next_layer_inputs(model.layers[l], l == 0, z, rows);
+    if (l + 1 < model.layers.size()) z = layer_output_moments(model.layers[l], l == 0, z);
   }
   return h;
 }
@@ -229,7 +192,7 @@ void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
   // (GPTQ's sequential order): H = E[z' z'^T] over the rounded model's input units z', and
   // G = E[z' z^T] with the float model's z. Both advance one layer at a time.
   const Model original = model;
-  RowMoments float_inputs = exact_inputs(model, std::move(x), rows);
+  RowMoments float_inputs = exact_input_moments(model, std::move(x), rows);
   RowMoments rounded_inputs;  // before the first layer is rounded: float_inputs
   for (size_t l = 0; l < model.layers.size(); ++l) {
     Layer& layer = model.layers[l];
@@ -252,8 +215,8 @@ void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
     if (l > 0) correct_for_rounded_inputs(layer, h, g);
     round_layer_means(layer, h);
     if (l + 1 == model.layers.size()) break;
-    RowMoments next_rounded = next_layer_inputs(layer, l == 0, rounded, rows);
-    float_inputs = next_layer_inputs(original.layers[l], l == 0, z, rows);
+    RowMoments next_rounded = layer_output_moments(layer, l == 0, rounded);
+    float_inputs = layer_output_moments(original.layers[l], l == 0, z);
     rounded_inputs = std::move(next_rounded);
   }
 }

@@ -19,65 +19,31 @@ bool rescalable(const Model& model, size_t l) {
   return l + 1 < model.layers.size() && model.layers[l].activation == Activation::relu;
 }
 
-// Runs `model` on `rows` standardised inputs (row-major); calls visit(l, mean, var) with every
-// layer's output moments (after the activation on hidden layers, before it on the last).
-template <class Visit>
-void forward_rows(const Model& model, std::span<const double> inputs, size_t rows, Visit visit) {
-  std::vector<double> mean, var, a_mean, a_var;
-  const size_t width = model.layers[0].inputs;
-  for (size_t r = 0; r < rows; ++r) {
-    mean.assign(inputs.begin() + static_cast<std::ptrdiff_t>(r * width),
-                inputs.begin() + static_cast<std::ptrdiff_t>((r + 1) * width));
-    var.assign(width, 0.0);
-    for (size_t l = 0; l < model.layers.size(); ++l) {
-      const Layer& layer = model.layers[l];
-      a_mean.assign(layer.outputs, 0.0);
-      a_var.assign(layer.outputs, 0.0);
-      layer_pre_activation_moments(layer, l == 0, mean.data(), var.data(), a_mean.data(),
-                                   a_var.data());
-      if (l + 1 < model.layers.size()) {
-        activation_moments_inplace(static_cast<uint32_t>(layer.activation), layer.outputs,
-                                   a_mean.data(), a_var.data());
-      }
-      mean.swap(a_mean);
-      var.swap(a_var);
-      visit(l, mean, var);
-    }
-  }
-}
-
 // Each hidden unit's root mean square sqrt(E[z^2]) over the rows: its size in the next layer's
 // code vectors.
 std::vector<std::vector<double>> unit_root_mean_squares(const Model& model,
                                                         std::span<const double> inputs,
                                                         size_t rows) {
   std::vector<std::vector<double>> rms(model.layers.size());
-  for (size_t l = 0; l < model.layers.size(); ++l) rms[l].assign(model.layers[l].outputs, 0.0);
-  forward_rows(model, inputs, rows,
-               [&](size_t l, const std::vector<double>& mean, const std::vector<double>& var) {
-                 for (size_t j = 0; j < mean.size(); ++j) rms[l][j] += mean[j] * mean[j] + var[j];
-               });
-  for (auto& layer : rms) {
-    for (double& x : layer) x = std::sqrt(x / static_cast<double>(rows));
+  RowMoments z = exact_input_moments(model, {inputs.begin(), inputs.end()}, rows);
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    z = layer_output_moments(model.layers[l], l == 0, z);
+    rms[l].assign(z.width, 0.0);
+    for (size_t i = 0; i < z.mean.size(); ++i) {
+      rms[l][i % z.width] += z.mean[i] * z.mean[i] + z.var[i];
+    }
+    for (double& x : rms[l]) x = std::sqrt(x / static_cast<double>(rows));
   }
   return rms;
 }
 
 // The outputs' pre-activation moments, row after row.
-struct OutputMoments {
-  std::vector<double> mean, var;
-};
-
-OutputMoments output_moments(const Model& model, std::span<const double> inputs, size_t rows) {
-  OutputMoments result;
-  const size_t last = model.layers.size() - 1;
-  forward_rows(model, inputs, rows,
-               [&](size_t l, const std::vector<double>& mean, const std::vector<double>& var) {
-                 if (l != last) return;
-                 result.mean.insert(result.mean.end(), mean.begin(), mean.end());
-                 result.var.insert(result.var.end(), var.begin(), var.end());
-               });
-  return result;
+RowMoments output_moments(const Model& model, std::span<const double> inputs, size_t rows) {
+  RowMoments z = exact_input_moments(model, {inputs.begin(), inputs.end()}, rows);
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    z = layer_output_moments(model.layers[l], l == 0, z);
+  }
+  return z;
 }
 
 // The weights as int8 codes decode them (format.hpp's int8_weights, the writer's rule): if
@@ -107,9 +73,9 @@ void decode_codes(Layer& layer, bool means) {
 // from `reference` (the float model's), over the rows and outputs: the mean of |log variance
 // ratio| + |mean difference| / predictive std (the noise's too for regression).
 double code_error(Model model, std::span<const double> inputs, size_t rows,
-                  const OutputMoments& reference, bool means) {
+                  const RowMoments& reference, bool means) {
   for (Layer& layer : model.layers) decode_codes(layer, means);
-  const OutputMoments coded = output_moments(model, inputs, rows);
+  const RowMoments coded = output_moments(model, inputs, rows);
   const double noise = model.task == Task::regression ? model.noise.variance_estimate() : 0.0;
   double sum = 0.0;
   for (size_t i = 0; i < coded.var.size(); ++i) {
@@ -242,7 +208,7 @@ UnitExponents int8_unit_exponents(const Model& model, std::span<const double> in
                   inputs.begin() + static_cast<std::ptrdiff_t>((r + 1) * width));
   }
   const std::vector<std::vector<double>> rms = unit_root_mean_squares(model, search, search_rows);
-  const OutputMoments reference = output_moments(model, search, search_rows);
+  const RowMoments reference = output_moments(model, search, search_rows);
   Model scaled = model;
   // Only where the variances' codes alone move the outputs' variances by kInt8UnitSearchGate:
   // elsewhere a move could only trade the means' precision for nothing.
