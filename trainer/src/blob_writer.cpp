@@ -177,34 +177,62 @@ float int8_scale(double largest, double code_max) {
 // read_blob's model again gives the same bytes): means to the nearest s_j q with one scale per
 // row, variances to the nearest w u^2 (u rounded as a standard deviation, sqrt(v / w)) with one
 // scale per tensor, u >= 1: rounding never makes a weight look certain.
+// The codes of `layer`'s weights in storage type 3 (the rule above), the values assumed finite in
+// float32.
+struct Int8Codes {
+  std::vector<float> row_scales;
+  std::vector<int8_t> means;
+  float variance_scale = 0.0f;
+  std::vector<uint8_t> variances;
+};
+
+Int8Codes int8_codes(const Layer& layer) {
+  namespace int8 = fmt::int8_weights;
+  const uint32_t row_length = layer.row_length();
+  Int8Codes c;
+  c.means.resize(layer.mean.size());
+  c.variances.resize(layer.variance.size());
+  for (uint32_t j = 0; j < layer.outputs; ++j) {
+    double largest = 0.0;
+    for (uint32_t k = 0; k < row_length; ++k) {
+      largest = std::max(largest, std::fabs(layer.mean[j * row_length + k]));
+    }
+    const float scale = int8_scale(largest, int8::kMeanCodeMax);
+    c.row_scales.push_back(scale);
+    for (uint32_t k = 0; k < row_length; ++k) {
+      const double code = std::clamp(std::nearbyint(layer.mean[j * row_length + k] / scale),
+                                     -double{int8::kMeanCodeMax}, double{int8::kMeanCodeMax});
+      c.means[j * row_length + k] = static_cast<int8_t>(code);
+    }
+  }
+  const double largest = *std::max_element(layer.variance.begin(), layer.variance.end());
+  const double code_max = int8::kVarianceCodeMax;
+  c.variance_scale = int8_scale(largest, code_max * code_max);
+  for (size_t i = 0; i < layer.variance.size(); ++i) {
+    const double code =
+        std::clamp(std::nearbyint(std::sqrt(layer.variance[i] / c.variance_scale)), 1.0, code_max);
+    c.variances[i] = static_cast<uint8_t>(code);
+  }
+  return c;
+}
+
 void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t data_start) {
   namespace int8 = fmt::int8_weights;
   const uint32_t rows = layer.outputs;
-  const uint32_t row_length = layer.row_length();
-  const uint32_t count = rows * row_length;
-  std::vector<double> means(count), variances(count);
+  const uint32_t count = rows * layer.row_length();
   for (uint32_t i = 0; i < count; ++i) {
     to_float(layer.mean[i], "a weight mean");  // finite in float32, as every blob value
     to_float(layer.variance[i], "a weight variance");
-    means[i] = layer.mean[i];
-    variances[i] = layer.variance[i];
-    if (variances[i] < 0.0) throw std::invalid_argument("write_blob: a weight variance is < 0");
+    if (layer.variance[i] < 0.0)
+      throw std::invalid_argument("write_blob: a weight variance is < 0");
   }
+  const Int8Codes codes = int8_codes(layer);
   out.align4();
   const size_t mean_at = out.reserve(int8::mean_byte_length(rows, count));
-  for (uint32_t j = 0; j < rows; ++j) {
-    double largest = 0.0;
-    for (uint32_t k = 0; k < row_length; ++k) {
-      largest = std::max(largest, std::fabs(means[j * row_length + k]));
-    }
-    const float scale = int8_scale(largest, int8::kMeanCodeMax);
-    out.put_f32(mean_at + int8::kScaleSize * j, scale);
-    for (uint32_t k = 0; k < row_length; ++k) {
-      const double code = std::clamp(std::nearbyint(means[j * row_length + k] / scale),
-                                     -double{int8::kMeanCodeMax}, double{int8::kMeanCodeMax});
-      out.bytes()[mean_at + int8::mean_codes_offset(rows) + j * row_length + k] =
-          static_cast<uint8_t>(static_cast<int8_t>(code));
-    }
+  for (uint32_t j = 0; j < rows; ++j)
+    out.put_f32(mean_at + int8::kScaleSize * j, codes.row_scales[j]);
+  for (uint32_t i = 0; i < count; ++i) {
+    out.bytes()[mean_at + int8::mean_codes_offset(rows) + i] = static_cast<uint8_t>(codes.means[i]);
   }
   out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kStorage, PBP_STORAGE_INT8);
   out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kElementCount, count);
@@ -215,13 +243,9 @@ void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t
 
   out.align4();
   const size_t variance_at = out.reserve(int8::variance_byte_length(count));
-  const double largest = *std::max_element(variances.begin(), variances.end());
-  const double code_max = int8::kVarianceCodeMax;
-  const float scale = int8_scale(largest, code_max * code_max);
-  out.put_f32(variance_at, scale);
+  out.put_f32(variance_at, codes.variance_scale);
   for (uint32_t i = 0; i < count; ++i) {
-    const double code = std::clamp(std::nearbyint(std::sqrt(variances[i] / scale)), 1.0, code_max);
-    out.bytes()[variance_at + int8::kVarianceCodesOffset + i] = static_cast<uint8_t>(code);
+    out.bytes()[variance_at + int8::kVarianceCodesOffset + i] = codes.variances[i];
   }
   out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kStorage, PBP_STORAGE_INT8);
   out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kElementCount, count);
@@ -392,6 +416,18 @@ std::vector<uint8_t> write_blob(const Model& model) {
 void write_blob_file(const Model& model, const std::string& path) {
   const std::vector<uint8_t> blob = write_blob(model);
   write_file_atomically(path, std::span<const uint8_t>(blob));
+}
+
+Layer int8_decoded(const Layer& layer) {
+  namespace int8 = fmt::int8_weights;
+  const Int8Codes codes = int8_codes(layer);
+  Layer decoded = layer;
+  const uint32_t row_length = layer.row_length();
+  for (size_t i = 0; i < layer.mean.size(); ++i) {
+    decoded.mean[i] = int8::mean<double>(codes.row_scales[i / row_length], codes.means[i]);
+    decoded.variance[i] = int8::variance<double>(codes.variance_scale, codes.variances[i]);
+  }
+  return decoded;
 }
 
 }  // namespace pbp::trainer

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "pbp/format.hpp"
 #include "pbp/moments.hpp"
+#include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/layer_moments.hpp"
 
 namespace pbp::trainer {
@@ -46,35 +48,16 @@ RowMoments output_moments(const Model& model, std::span<const double> inputs, si
   return z;
 }
 
-// The weights as int8 codes decode them (format.hpp's int8_weights, the writer's rule): if
-// `means`, means to the nearest of 127 steps of their row's largest; variances, one scale per
-// layer (its largest / 255^2) and codes 1 .. 255 of the standard deviation.
-void decode_codes(Layer& layer, bool means) {
-  const size_t n = layer.row_length();
-  for (uint32_t j = 0; j < layer.outputs && means; ++j) {
-    double largest = 0.0;
-    for (size_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(layer.mean[j * n + k]));
-    if (largest == 0.0) continue;
-    const double step = largest / format::int8_weights::kMeanCodeMax;
-    for (size_t k = 0; k < n; ++k) {
-      layer.mean[j * n + k] = step * std::nearbyint(layer.mean[j * n + k] / step);
-    }
-  }
-  const double largest = *std::max_element(layer.variance.begin(), layer.variance.end());
-  const double w = std::max(largest / kCodeRange, 1e-300);
-  for (double& v : layer.variance) {
-    const double code = std::clamp(std::nearbyint(std::sqrt(v / w)), 1.0,
-                                   double(format::int8_weights::kVarianceCodeMax));
-    v = w * code * code;
-  }
-}
-
 // How far the codes (the variances', and the means' too if `means`) move the outputs of `model`
 // from `reference` (the float model's), over the rows and outputs: the mean of |log variance
 // ratio| + |mean difference| / predictive std (the noise's too for regression).
 double code_error(Model model, std::span<const double> inputs, size_t rows,
                   const RowMoments& reference, bool means) {
-  for (Layer& layer : model.layers) decode_codes(layer, means);
+  for (Layer& layer : model.layers) {
+    Layer decoded = int8_decoded(layer);
+    layer.variance = std::move(decoded.variance);
+    if (means) layer.mean = std::move(decoded.mean);
+  }
   const RowMoments coded = output_moments(model, inputs, rows);
   const double noise = model.task == Task::regression ? model.noise.variance_estimate() : 0.0;
   double sum = 0.0;

@@ -25,6 +25,11 @@ std::vector<uint8_t> write_blob(const Model& model);
 // malformed: decode_input_priors, decode_laplace_scale).
 Model read_blob(std::span<const uint8_t> blob);
 
+// `layer`'s weights as an int8 blob stores them (write_blob's rounding, FORMAT.md "Storage type
+// 3"), decoded: exact in double, what read_blob of that blob gives. The values must be finite in
+// float32 and the variances >= 0 (write_blob checks that; this does not).
+Layer int8_decoded(const Layer& layer);
+
 // write_blob, then write_file_atomically (atomic_file.hpp) to `path`.
 void write_blob_file(const Model& model, const std::string& path);
 
