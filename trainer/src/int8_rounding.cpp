@@ -175,18 +175,8 @@ std::vector<double> standardised_rounding_rows(const Model& model, const Dataset
   return x;
 }
 
-}  // namespace
-
-UnitExponents rescale_and_round_for_int8(Model& model, const Dataset& training_rows) {
-  const std::vector<double> x = standardised_rounding_rows(model, training_rows);
-  const UnitExponents exponents = int8_unit_exponents(model, x, x.size() / model.layers[0].inputs);
-  rescale_units(model, exponents);
-  round_means_to_int8_grid(model, training_rows);
-  return exponents;
-}
-
-void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
-  std::vector<double> x = standardised_rounding_rows(model, training_rows);
+// round_means_to_int8_grid on the rows standardised_rounding_rows gives.
+void round_means_on_rows(Model& model, std::vector<double> x) {
   const size_t rows = x.size() / model.layers[0].inputs;
   // Layer by layer, each layer's means first corrected for the rounding of the layers before it
   // (GPTQ's sequential order): H = E[z' z'^T] over the rounded model's input units z', and
@@ -219,6 +209,20 @@ void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
     float_inputs = layer_output_moments(original.layers[l], l == 0, z);
     rounded_inputs = std::move(next_rounded);
   }
+}
+
+}  // namespace
+
+void round_means_to_int8_grid(Model& model, const Dataset& training_rows) {
+  round_means_on_rows(model, standardised_rounding_rows(model, training_rows));
+}
+
+UnitExponents rescale_and_round_for_int8(Model& model, const Dataset& training_rows) {
+  std::vector<double> x = standardised_rounding_rows(model, training_rows);
+  const UnitExponents exponents = int8_unit_exponents(model, x, x.size() / model.layers[0].inputs);
+  rescale_units(model, exponents);
+  round_means_on_rows(model, std::move(x));
+  return exponents;
 }
 
 std::vector<size_t> int8_rounding_rows(size_t rows) {

@@ -93,19 +93,30 @@ struct UnitBounds {
   int lowest = -kInt8UnitExponentLimit, highest = kInt8UnitExponentLimit;
 };
 
-UnitBounds unit_bounds(const Model& original, const Model& scaled, const UnitExponents& exponents,
-                       const std::vector<double>& rms, size_t l, uint32_t j) {
+// Whether each unit after layer l carries anything through its outgoing means: its root mean
+// square times its largest outgoing |mean| above 1e-3 of the layer's largest such product.
+std::vector<bool> carrying_units(const Model& model, const std::vector<double>& rms, size_t l) {
+  const Layer& next = model.layers[l + 1];
+  const size_t columns = next.row_length();
+  std::vector<double> carry(model.layers[l].outputs, 0.0);
+  for (uint32_t k = 0; k < carry.size(); ++k) {
+    for (uint32_t i = 0; i < next.outputs; ++i) {
+      carry[k] = std::max(carry[k], rms[k] * std::fabs(next.mean[i * columns + k]));
+    }
+  }
+  const double largest = carry.empty() ? 0.0 : *std::max_element(carry.begin(), carry.end());
+  std::vector<bool> carrying;
+  for (const double c : carry) carrying.push_back(c > 1e-3 * largest);
+  return carrying;
+}
+
+UnitBounds unit_bounds(const Model& scaled, const UnitExponents& exponents,
+                       const std::vector<double>& rms, bool carrying, size_t l, uint32_t j) {
   constexpr int kUnitCodeHeadroom = 6;
   const Layer& next = scaled.layers[l + 1];
   const size_t columns = next.row_length();
-  double others = 0.0, largest_carry = 0.0, carry = 0.0;
-  for (uint32_t k = 0; k < original.layers[l].outputs; ++k) {
-    double outgoing = 0.0;
-    for (uint32_t i = 0; i < next.outputs; ++i) {
-      outgoing = std::max(outgoing, std::fabs(original.layers[l + 1].mean[i * columns + k]));
-    }
-    largest_carry = std::max(largest_carry, rms[k] * outgoing);
-    if (k == j) carry = rms[k] * outgoing;
+  double others = 0.0;
+  for (uint32_t k = 0; k < rms.size(); ++k) {
     if (k != j) others = std::max(others, std::ldexp(rms[k], exponents[l][k]));
   }
   UnitBounds b;
@@ -116,7 +127,7 @@ UnitBounds unit_bounds(const Model& original, const Model& scaled, const UnitExp
   if (rms[j] > 0.0 && others > 0.0) {
     // Bounds on growing and on shrinking: a unit already beyond one keeps its own size.
     b.highest = std::min(b.highest, std::max(0, kUnitCodeHeadroom + log2_ratio(others, rms[j])));
-    if (carry > 1e-3 * largest_carry) {
+    if (carrying) {
       b.lowest = std::max(b.lowest, std::min(0, -kUnitCodeHeadroom - log2_ratio(rms[j], others)));
     }
   }
@@ -192,6 +203,9 @@ UnitExponents int8_unit_exponents(const Model& model, std::span<const double> in
   }
   const std::vector<std::vector<double>> rms = unit_root_mean_squares(model, search, search_rows);
   const RowMoments reference = output_moments(model, search, search_rows);
+  std::vector<std::vector<bool>> carries(model.layers.size());
+  for (size_t l = 0; l + 1 < model.layers.size(); ++l)
+    carries[l] = carrying_units(model, rms[l], l);
   Model scaled = model;
   // Only where the variances' codes alone move the outputs' variances by kInt8UnitSearchGate:
   // elsewhere a move could only trade the means' precision for nothing.
@@ -203,8 +217,9 @@ UnitExponents int8_unit_exponents(const Model& model, std::span<const double> in
     bool moved = false;
     for (size_t l = 0; l + 1 < model.layers.size(); ++l) {
       if (!rescalable(model, l)) continue;
+      const std::vector<bool>& carrying = carries[l];
       for (uint32_t j = 0; j < model.layers[l].outputs; ++j) {
-        const UnitBounds bounds = unit_bounds(model, scaled, exponents, rms[l], l, j);
+        const UnitBounds bounds = unit_bounds(scaled, exponents, rms[l], carrying[j], l, j);
         const int current = exponents[l][j];
         int best = current;
         const UnitCodes codes = unit_codes(scaled, l, j);
