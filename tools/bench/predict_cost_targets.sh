@@ -59,11 +59,18 @@ for preset in "${presets[@]}"; do
     cmake -S "$root/tools/bench/predict_cost" -B "$out" \
       --toolchain "$root/targets/toolchains/$preset.cmake" -DCMAKE_BUILD_TYPE=Release \
       -DPREDICT_COST_HEADER="$out/blob.h" >/dev/null
-    # The learning ELFs may not fit a small board's RAM beside the harness (newlib, printf heap).
-    cmake --build "$out" -j2 >/dev/null 2>&1 || true
-    for mode in pbp_1 pbp_101 mlp_1 mlp_101 sample_1 sample_11; do
-      [[ -f "$out/predict_cost_$mode" ]] || { echo "$preset: predict_cost_$mode failed to build ($storage)" >&2; exit 1; }
-    done
+    # The prediction ELFs must build (a failed build would leave the last run's ELFs to count);
+    # the learning ELFs may not fit a small board's RAM beside the harness (newlib, printf heap).
+    targets=(predict_cost_pbp_1 predict_cost_pbp_101 predict_cost_mlp_1 predict_cost_mlp_101
+      predict_cost_sample_1 predict_cost_sample_11)
+    if ! log=$(cmake --build "$out" -j2 --target "${targets[@]}" 2>&1); then
+      echo "$log" >&2
+      echo "$preset: the prediction ELFs failed to build ($storage)" >&2
+      exit 1
+    fi
+    rm -f "$out/predict_cost_learn_1" "$out/predict_cost_learn_101"
+    cmake --build "$out" -j2 --target predict_cost_learn_1 predict_cost_learn_101 >/dev/null 2>&1 ||
+      true
     specs=(pbp:101 mlp:101 sample:11)
     [[ $storage == float32 && -f "$out/predict_cost_learn_1" && -f "$out/predict_cost_learn_101" ]] &&
       specs+=(learn:101)
