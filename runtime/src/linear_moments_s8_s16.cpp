@@ -8,8 +8,8 @@
 // loop's too) and meet float only in their IEEE conversion and a few multiplies per row. The
 // first layer's input is exact (v_z = 0): no C, and B is rounded from A's codes squared.
 // Where the codes live: in place of the input moments, which the pass never reads again
-// (forward_pass's workspace): n floats of m_z hold A's and B's codes (4n bytes), or A's with
-// v_z's n floats holding C's and B's.
+// (forward_pass's workspace): m_z's n floats hold A's and B's codes (ab, four bytes a unit, in
+// groups of four: linear_moments_s8_s16.hpp), v_z's first n / 2 floats C's.
 #include "linear_moments_s8_s16.hpp"
 
 #include "relu_moments_fixed.hpp"
@@ -23,8 +23,7 @@ using namespace s8_s16;
 // A layer's activation codes: where they are, their exponents (value = code * 2^e) and the
 // bias unit's codes.
 struct Codes {
-  const uint8_t* a;
-  const uint8_t* b;
+  const uint8_t* ab;
   const uint8_t* c;  // null when every C_k is 0 (the first layer, or all variances 0)
   int32_t ea, eb, ec;
   int32_t bias_a, bias_b;
@@ -34,6 +33,7 @@ constexpr uint32_t kOneBits = 0x3F800000u;  // 1.0f: the bias unit's A and B
 
 // The first layer: A from the exact input, then B = A^2 from A's codes, shifted right (rounding
 // halves up) by the least sB that keeps the largest at most kCodeMax: value 2^(2 eA + sB) B16.
+// A group's four floats are read before its codes go over them.
 __attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, Codes& codes) {
   uint32_t max_a = kOneBits;
   for (uint32_t k = 0; k < n; ++k) {
@@ -42,11 +42,6 @@ __attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, C
   }
   if (!is_finite_magnitude(max_a)) return false;
   codes.ea = code_exponent(max_a);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(z_mean);
-  for (uint32_t k = 0; k < n; ++k) {  // code k over float k / 2 (at most k / 2 + 1), read
-    store_code(bytes, code_position(k, n), round_scaled(z_mean[k], codes.ea));
-  }
-  codes.bias_a = round_magnitude(kOneBits, codes.ea);
   const uint32_t largest = static_cast<uint32_t>(round_magnitude(max_a, codes.ea));
   uint32_t shift = 0;
   while (((largest * largest + ((1u << shift) >> 1)) >> shift) > uint32_t{kCodeMax}) ++shift;
@@ -54,12 +49,22 @@ __attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, C
     const uint32_t a2 = static_cast<uint32_t>(a * a);
     return static_cast<int32_t>((a2 + ((1u << shift) >> 1)) >> shift);
   };
-  uint8_t* b_bytes = bytes + 2u * n;  // floats n/2 .. n - 1, all read
-  for (uint32_t k = 0; k < n; ++k) store_code(b_bytes, k, square_code(load_code(bytes, k)));
+  uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
+  const uint32_t grouped = grouped_count(n);
+  for (uint32_t k = 0; k < grouped; k += 4u) {
+    int32_t a[4], b[4];
+    for (uint32_t i = 0; i < 4u; ++i) a[i] = round_scaled(z_mean[k + i], codes.ea);
+    for (uint32_t i = 0; i < 4u; ++i) b[i] = square_code(a[i]);
+    store_ab_group(ab, k, a, b);
+  }
+  for (uint32_t k = grouped; k < n; ++k) {
+    const int32_t a = round_scaled(z_mean[k], codes.ea);
+    store_ab_single(ab, k, a, square_code(a));
+  }
+  codes.bias_a = round_magnitude(kOneBits, codes.ea);
   codes.bias_b = square_code(codes.bias_a);
   codes.eb = 2 * codes.ea + static_cast<int32_t>(shift);
-  codes.a = bytes;
-  codes.b = b_bytes;
+  codes.ab = ab;
   codes.c = nullptr;
   codes.ec = 0;
   return true;
@@ -71,9 +76,8 @@ int32_t round_nonnegative(float x, int32_t e) {
 }
 
 // A hidden layer: A, B (m_z^2 + v_z in float, as the float kernel forms it) and C from the
-// moments, each with its own exponent. A and B go interleaved over m_z's floats (code pair k
-// over float k, just read) and C over v_z's first half, then B moves to v_z's second half and
-// A closes up (each store over bytes already read).
+// moments, each with its own exponent; a group's floats are read before its codes go over them
+// (C's over v_z's floats k / 2 .. k / 2 + 1 of a group at k: read).
 __attribute__((noinline)) bool codes_of_moments(uint32_t n, float* z_mean, float* z_var,
                                                 Codes& codes) {
   uint32_t max_a = kOneBits, max_b = kOneBits, max_c = 0;
@@ -90,29 +94,30 @@ __attribute__((noinline)) bool codes_of_moments(uint32_t n, float* z_mean, float
   codes.ea = code_exponent(max_a);
   codes.eb = code_exponent(max_b);
   codes.ec = max_c != 0 ? code_exponent(max_c) : 0;
-  uint8_t* mean_bytes = reinterpret_cast<uint8_t*>(z_mean);
-  uint8_t* var_bytes = reinterpret_cast<uint8_t*>(z_var);
-  for (uint32_t k = 0; k < n; ++k) {
-    const float m = z_mean[k], v = z_var[k];
-    const int32_t a = round_scaled(m, codes.ea);
-    const int32_t b = round_nonnegative(m * m + v, codes.eb);
-    const int32_t c = max_c != 0 ? round_nonnegative(v, codes.ec) : 0;
-    store_code(mean_bytes, 2u * k, a);
-    store_code(mean_bytes, 2u * k + 1u, b);
-    store_code(var_bytes, code_position(k, n), c);
+  uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
+  uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
+  const auto unit_codes = [&codes, max_c](float m, float v, int32_t& a, int32_t& b, int32_t& c) {
+    a = round_scaled(m, codes.ea);
+    b = round_nonnegative(m * m + v, codes.eb);
+    c = max_c != 0 ? round_nonnegative(v, codes.ec) : 0;
+  };
+  const uint32_t grouped = grouped_count(n);
+  for (uint32_t k = 0; k < grouped; k += 4u) {
+    int32_t a[4], b[4], c[4];
+    for (uint32_t i = 0; i < 4u; ++i) unit_codes(z_mean[k + i], z_var[k + i], a[i], b[i], c[i]);
+    store_ab_group(ab, k, a, b);
+    store_c_group(c_bytes, k, c);
   }
-  uint8_t* b_bytes = var_bytes + 2u * n;
-  for (uint32_t k = 0; k < n; ++k) {  // pair k read before A's code goes to k - 1 .. k + 1
-    const int32_t a = load_code(mean_bytes, 2u * k);
-    const uint32_t position = code_position(k, n);
-    store_code(b_bytes, position, load_code(mean_bytes, 2u * k + 1u));
-    store_code(mean_bytes, position, a);
+  for (uint32_t k = grouped; k < n; ++k) {
+    int32_t a, b, c;
+    unit_codes(z_mean[k], z_var[k], a, b, c);
+    store_ab_single(ab, k, a, b);
+    store_code(c_bytes, k, c);
   }
   codes.bias_a = round_magnitude(kOneBits, codes.ea);
   codes.bias_b = round_magnitude(kOneBits, codes.eb);
-  codes.a = mean_bytes;
-  codes.b = b_bytes;
-  codes.c = max_c != 0 ? var_bytes : nullptr;
+  codes.ab = ab;
+  codes.c = max_c != 0 ? c_bytes : nullptr;
   return true;
 }
 
@@ -156,8 +161,8 @@ inline uint32_t load_unit_word(const float* buffer, uint32_t k) {
 
 // The ReLU moments of units with moments (z_mean, z_var), then their codes: the wide values go
 // A's m over z_mean, B's over z_var, C's over a_mean and the exponents over a_var (all free: the
-// rows write a_mean and a_var later); then A's and B's codes in place (code k over word k / 2 ..
-// k / 2 + 1, read), and C's into z_var's second half (B's words there read by then).
+// rows write a_mean and a_var later); then a group's codes over its own z_mean words (ab) and
+// C's over z_var's words k / 2 .. k / 2 + 1 (B's, read by then).
 // Out of line, as the other two codes_of_: their frames and the rows' are on separate stack paths
 // (the predict stack budget).
 __attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean,
@@ -179,29 +184,33 @@ __attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z
   }
   codes.ea = wide_code_exponent(top_a);
   codes.eb = wide_code_exponent(top_b);
-  codes.ec = top_c.m != 0 ? wide_code_exponent(top_c) : 0;
-  uint8_t* a_bytes = reinterpret_cast<uint8_t*>(z_mean);
-  uint8_t* b_bytes = reinterpret_cast<uint8_t*>(z_var);
-  for (uint32_t k = 0; k < n; ++k) {
+  const bool has_c = top_c.m != 0;
+  codes.ec = has_c ? wide_code_exponent(top_c) : 0;
+  const auto unit_codes = [&](uint32_t k, int32_t& a, int32_t& b, int32_t& c) {
     const uint32_t exponents = load_unit_word(a_var, k);
-    const int32_t a = wide_code(load_unit_word(z_mean, k), unpack_exponent(exponents, 0), codes.ea);
-    const int32_t b = wide_code(load_unit_word(z_var, k), unpack_exponent(exponents, 1), codes.eb);
-    const uint32_t position = code_position(k, n);
-    store_code(a_bytes, position, a);
-    store_code(b_bytes, position, b);
+    a = wide_code(load_unit_word(z_mean, k), unpack_exponent(exponents, 0), codes.ea);
+    b = wide_code(load_unit_word(z_var, k), unpack_exponent(exponents, 1), codes.eb);
+    c = has_c ? wide_code(load_unit_word(a_mean, k), unpack_exponent(exponents, 2), codes.ec) : 0;
+  };
+  uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
+  uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
+  const uint32_t grouped = grouped_count(n);
+  for (uint32_t k = 0; k < grouped; k += 4u) {
+    int32_t a[4], b[4], c[4];
+    for (uint32_t i = 0; i < 4u; ++i) unit_codes(k + i, a[i], b[i], c[i]);
+    store_ab_group(ab, k, a, b);
+    if (has_c) store_c_group(c_bytes, k, c);
   }
-  uint8_t* c_bytes = b_bytes + 2u * n;
-  if (top_c.m != 0) {
-    for (uint32_t k = 0; k < n; ++k) {
-      const int32_t e = unpack_exponent(load_unit_word(a_var, k), 2);
-      store_code(c_bytes, code_position(k, n), wide_code(load_unit_word(a_mean, k), e, codes.ec));
-    }
+  for (uint32_t k = grouped; k < n; ++k) {
+    int32_t a, b, c;
+    unit_codes(k, a, b, c);
+    store_ab_single(ab, k, a, b);
+    if (has_c) store_code(c_bytes, k, c);
   }
   codes.bias_a = round_magnitude(kOneBits, codes.ea);
   codes.bias_b = round_magnitude(kOneBits, codes.eb);
-  codes.a = a_bytes;
-  codes.b = b_bytes;
-  codes.c = top_c.m != 0 ? c_bytes : nullptr;
+  codes.ab = ab;
+  codes.c = has_c ? c_bytes : nullptr;
   return true;
 }
 
@@ -235,18 +244,29 @@ inline float times_power_of_two(float x, int32_t e) {
 // significand and exponent, the significands multiplied (all normal), the power of two last,
 // so only the result may round below the normal range (as the float kernels' results do).
 template <bool kHasC>
-void rescaled_row(float mean_sum, const RowSums& sums, float s, float variance_scale,
-                  const LayerScale<float>& scale, const Codes& codes, float* a_mean, float* a_var) {
+__attribute__((noinline, cold)) void rescaled_row(float mean_sum, float spread_sum,
+                                                  float square_sum, float s, float variance_scale,
+                                                  const LayerScale<float>& scale,
+                                                  const Codes& codes, float* a_mean, float* a_var) {
   const Split ss = split(s), ws = split(variance_scale);
   *a_mean = times_power_of_two((mean_sum * ss.significand) * scale.mean, ss.exponent + codes.ea);
-  float var = times_power_of_two((to_float(sums.spread) * ws.significand) * scale.variance,
-                                 ws.exponent + codes.eb);
+  float var =
+      times_power_of_two((spread_sum * ws.significand) * scale.variance, ws.exponent + codes.eb);
   if constexpr (kHasC) {
-    var += times_power_of_two(
-        (to_float(sums.square) * (ss.significand * ss.significand)) * scale.variance,
-        2 * ss.exponent + codes.ec);
+    var += times_power_of_two((square_sum * (ss.significand * ss.significand)) * scale.variance,
+                              2 * ss.exponent + codes.ec);
   }
   *a_var = var;
+}
+
+// One row's sums with its bias term (k = n: A and B the bias unit's codes, C = 0).
+template <bool kHasC>
+inline RowSums row_sums_with_bias(const int8_t* q, const uint8_t* u, uint32_t n, const Codes& codes,
+                                  int32_t bias_a, uint64_t b_paired_total) {
+  RowSums sums = row_sums<kHasC>(q, u, n, codes.ab, codes.c, b_paired_total);
+  sums.mean += int32_t{q[n]} * bias_a;  // |q bias_a| < 2^22
+  sums.spread += uint64_t{uint32_t{u[n]} * u[n]} * static_cast<uint32_t>(codes.bias_b);
+  return sums;
 }
 
 // The rows: exact integer sums, then per row a_mean = (S_A s_j) f_mean and
@@ -271,7 +291,7 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
   // tiny variance scale, or codes for tiny moments) takes the rows' exact-order path below.
   const bool tiny_factor =
       !is_normal(mean_factor) || !is_normal(spread_factor) || (kHasC && !is_normal(square_factor));
-  const uint64_t b_paired_total = kPairedOrder ? paired_code_total(codes.b, n) : 0u;
+  const uint64_t b_paired_total = kPairedLoop ? paired_code_total(codes.ab, n) : 0u;
   // The bias's 1 is a whole number of A's steps unless some |A_k| >= 2^15 (eA > 0): there it
   // would round to 0 or 1 step, so its mean term is added in float after the rows instead.
   const bool bias_mean_in_float = codes.ea > 0;
@@ -279,19 +299,20 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     const int8_t* q = means + j * row_length;
     const uint8_t* u = deviations + j * row_length;
-    RowSums sums = row_sums<kHasC>(q, u, n, codes.a, codes.b, codes.c, b_paired_total);
-    sums.mean += int32_t{q[n]} * bias_a;
-    sums.spread += uint32_t{u[n]} * u[n] * static_cast<uint32_t>(codes.bias_b);
+    const RowSums sums = row_sums_with_bias<kHasC>(q, u, n, codes, bias_a, b_paired_total);
     const float s = format::load_f32(row_scales + int8::kScaleSize * j);
     const float mean_sum = to_float(sums.mean);
     const float scaled_mean = mean_sum * s;
     const float s2 = kHasC ? s * s : 1.0f;
+    const float spread_sum = to_float(sums.spread);
+    const float square_sum = kHasC ? to_float(sums.square) : 0.0f;
     if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
-      rescaled_row<kHasC>(mean_sum, sums, s, variance_scale, scale, codes, a_mean + j, a_var + j);
+      rescaled_row<kHasC>(mean_sum, spread_sum, square_sum, s, variance_scale, scale, codes,
+                          a_mean + j, a_var + j);
     } else {
       a_mean[j] = scaled_mean * mean_factor;
-      float var = to_float(sums.spread) * spread_factor;
-      if constexpr (kHasC) var += (to_float(sums.square) * s2) * square_factor;
+      float var = spread_sum * spread_factor;
+      if constexpr (kHasC) var += (square_sum * s2) * square_factor;
       a_var[j] = var;
     }
   }

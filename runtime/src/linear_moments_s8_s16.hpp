@@ -158,16 +158,45 @@ inline void store_code(uint8_t* codes, uint32_t k, int32_t code) {
                    sizeof value);
 }
 
-// Where the paired loop wants code k of `count`: each full group of four as k, k+2, k+1, k+3
-// (the halfword pairs SXTB16 and UXTB16 make of four weight bytes), the rest in order.
-inline uint32_t paired_position(uint32_t k, uint32_t count) {
-  if (k >= (count & ~3u)) return k;
-  const uint32_t within = k & 3u;
-  return (k & ~3u) | (within == 1u ? 2u : within == 2u ? 1u : within);
+// Where a layer's activation codes live (the same on every target): A and B of unit k in the
+// four bytes of its own float (the `ab` region), and C two bytes per unit (the `c` region). Units
+// go in groups of four, k .. k+3, each group's codes in the order k, k+2, k+1, k+3 (the halfword
+// pairs SXTB16 and UXTB16 make of four weight bytes): a group's 16 bytes of ab are the words
+// (A_k, A_k+2), (A_k+1, A_k+3), (B_k, B_k+2), (B_k+1, B_k+3), its 8 bytes of c (C_k, C_k+2),
+// (C_k+1, C_k+3). A unit past the last full group has (A, B) as its ab word and C in order.
+inline constexpr uint32_t kGroupOrder[4] = {0u, 2u, 1u, 3u};  // unit k + i's place in its group
+inline uint32_t grouped_count(uint32_t count) {
+  return count & ~3u;
+}
+// Group of four at unit k (k % 4 == 0): codes a[i], b[i] of unit k + i.
+inline void store_ab_group(uint8_t* ab, uint32_t k, const int32_t* a, const int32_t* b) {
+  for (uint32_t i = 0; i < 4u; ++i) {
+    store_code(ab, 2u * k + kGroupOrder[i], a[i]);
+    store_code(ab, 2u * k + 4u + kGroupOrder[i], b[i]);
+  }
+}
+inline void store_ab_single(uint8_t* ab, uint32_t k, int32_t a, int32_t b) {
+  store_code(ab, 2u * k, a);
+  store_code(ab, 2u * k + 1u, b);
+}
+inline void store_c_group(uint8_t* c, uint32_t k, const int32_t* codes) {
+  for (uint32_t i = 0; i < 4u; ++i) store_code(c, k + kGroupOrder[i], codes[i]);
+}
+// Unit k's codes wherever it is (tests and the portable loop's remainder).
+inline int32_t load_a(const uint8_t* ab, uint32_t k, uint32_t count) {
+  return k < grouped_count(count) ? load_code(ab, 2u * (k & ~3u) + kGroupOrder[k & 3u])
+                                  : load_code(ab, 2u * k);
+}
+inline int32_t load_b(const uint8_t* ab, uint32_t k, uint32_t count) {
+  return k < grouped_count(count) ? load_code(ab, 2u * (k & ~3u) + 4u + kGroupOrder[k & 3u])
+                                  : load_code(ab, 2u * k + 1u);
+}
+inline int32_t load_c(const uint8_t* c, uint32_t k, uint32_t count) {
+  return k < grouped_count(count) ? load_code(c, (k & ~3u) + kGroupOrder[k & 3u]) : load_code(c, k);
 }
 
 // One row's three sums over k < count (the bias term is the caller's):
-//   mean   = sum q_k A_k          (|term| < 2^22)
+//   mean   = sum q_k A_k          (|term| < 2^22: 512 terms stay within int32)
 //   spread = sum u_k^2 B_k        (B_k >= 0, term < 2^31)
 //   square = sum q_k^2 C_k        (C_k >= 0, term < 2^29; skipped without C)
 // Exact in 64 bits for any count <= 65535, so every summation order gives the same integers.
@@ -176,26 +205,44 @@ struct RowSums {
   uint64_t spread;
   uint64_t square;
 };
+inline constexpr uint32_t kMeanBlock = 512u;  // terms per 32-bit block of the mean sum
 
-// The portable loop: one term at a time, codes in order (c_codes read only with kHasC).
+// The portable loop: a group's four terms at a time, then the rest (c read only with kHasC).
 template <bool kHasC>
 inline RowSums row_sums_portable(const int8_t* q, const uint8_t* u, uint32_t count,
-                                 const uint8_t* a_codes, const uint8_t* b_codes,
-                                 const uint8_t* c_codes) {
+                                 const uint8_t* ab, const uint8_t* c) {
   RowSums sums{0, 0, 0};
-  // |q A| < 2^22: 512 terms stay below 2^31, so the mean sum runs in 32 bits per block.
-  for (uint32_t k0 = 0; k0 < count; k0 += 512u) {
-    const uint32_t end = count - k0 > 512u ? k0 + 512u : count;
+  const uint32_t grouped = grouped_count(count);
+  for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
+    const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
     int32_t block = 0;
-    for (uint32_t k = k0; k < end; ++k) block += int32_t{q[k]} * load_code(a_codes, k);
+    for (uint32_t k = k0; k < end; k += 4u) {
+      // Two u^2 B terms (each < 2^31) and four q^2 C terms (each < 2^29) fit 32 unsigned bits:
+      // fewer 64-bit additions, which cost two instructions (or more) on 32-bit cores.
+      uint32_t spread_pairs[2] = {0u, 0u};
+      uint32_t square_group = 0;
+      for (uint32_t i = 0; i < 4u; ++i) {
+        const uint32_t place = kGroupOrder[i];
+        block += int32_t{q[k + i]} * load_code(ab, 2u * k + place);
+        const uint32_t u2 = uint32_t{u[k + i]} * u[k + i];
+        spread_pairs[i & 1u] += u2 * static_cast<uint32_t>(load_code(ab, 2u * k + 4u + place));
+        if constexpr (kHasC) {
+          const uint32_t q2 = static_cast<uint32_t>(int32_t{q[k + i]} * q[k + i]);
+          square_group += q2 * static_cast<uint32_t>(load_code(c, k + place));
+        }
+      }
+      sums.spread += uint64_t{spread_pairs[0]} + spread_pairs[1];
+      if constexpr (kHasC) sums.square += square_group;
+    }
     sums.mean += block;
   }
-  for (uint32_t k = 0; k < count; ++k) {
-    const uint32_t u2 = uint32_t{u[k]} * u[k];
-    sums.spread += uint64_t{u2 * static_cast<uint32_t>(load_code(b_codes, k))};
+  for (uint32_t k = grouped; k < count; ++k) {  // fewer than 4
+    sums.mean += int32_t{q[k]} * load_code(ab, 2u * k);
+    sums.spread +=
+        uint64_t{uint32_t{u[k]} * u[k] * static_cast<uint32_t>(load_code(ab, 2u * k + 1u))};
     if constexpr (kHasC) {
-      const uint32_t q2 = static_cast<uint32_t>(int32_t{q[k]} * q[k]);
-      sums.square += uint64_t{q2 * static_cast<uint32_t>(load_code(c_codes, k))};
+      sums.square += uint64_t{static_cast<uint32_t>(int32_t{q[k]} * q[k]) *
+                              static_cast<uint32_t>(load_code(c, k))};
     }
   }
   return sums;
@@ -218,8 +265,15 @@ inline uint32_t sxtb16(uint32_t x) {
 inline uint32_t uxtb16(uint32_t x) {
   return __uxtb16(x);
 }
+inline int32_t smlad(uint32_t x, uint32_t y, int32_t acc) {
+  return __smlad(static_cast<int16x2_t>(x), static_cast<int16x2_t>(y), acc);
+}
 inline int64_t smlald(uint32_t x, uint32_t y, int64_t acc) {
   return __smlald(static_cast<int16x2_t>(x), static_cast<int16x2_t>(y), acc);
+}
+// SMLALD on an accumulator held as two words (GCC keeps a 64-bit loop accumulator on the stack).
+inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& high_word) {
+  __asm__("smlald %0, %1, %2, %3" : "+r"(low_word), "+r"(high_word) : "r"(x), "r"(y));
 }
 inline uint32_t pack(uint32_t low_half, uint32_t high_half) {  // PKHBT
   uint32_t r;
@@ -248,8 +302,17 @@ inline uint32_t sxtb16(uint32_t x) {
 inline uint32_t uxtb16(uint32_t x) {
   return x & 0x00FF00FFu;
 }
+inline int32_t smlad(uint32_t x, uint32_t y, int32_t acc) {  // callers keep it within int32
+  return acc + low(x) * low(y) + high(x) * high(y);
+}
 inline int64_t smlald(uint32_t x, uint32_t y, int64_t acc) {
   return acc + int64_t{low(x) * low(y)} + int64_t{high(x) * high(y)};
+}
+inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& high_word) {
+  const uint64_t sum = static_cast<uint64_t>(
+      smlald(x, y, static_cast<int64_t>(uint64_t{high_word} << 32 | low_word)));
+  low_word = static_cast<uint32_t>(sum);
+  high_word = static_cast<uint32_t>(sum >> 32);
 }
 inline uint32_t pack(uint32_t low_half, uint32_t high_half) {
   return (low_half & 0xFFFFu) | (high_half << 16);
@@ -278,74 +341,100 @@ inline uint32_t square_pair(uint32_t pair) {
 }
 }  // namespace dsp
 
-// The sum of the B codes the paired loop covers (k < count rounded down to 4): one per layer.
-inline uint64_t paired_code_total(const uint8_t* b_codes, uint32_t count) {
+// The sum of the grouped units' B codes (the paired loop's correction): one per layer.
+inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count) {
   uint64_t total = 0;
-  for (uint32_t k = 0; k < (count & ~3u); ++k) {
-    total += static_cast<uint32_t>(load_code(b_codes, k));
+  for (uint32_t k = 0; k < grouped_count(count); k += 4u) {
+    for (uint32_t i = 4u; i < 8u; ++i) total += static_cast<uint32_t>(load_code(ab, 2u * k + i));
   }
   return total;
 }
 
-// The paired loop: four weights per step, two dual 16-bit multiply-accumulates (SMLALD) per sum.
-// The weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16
-// of the word and of it rotated by 8), which the activation codes match word for word: they
-// are stored in paired_position order. The squared sd codes u^2 (up to 65025) do not fit a
-// signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768 times the sum of
-// those B (b_paired_total, paired_code_total's) is added back. The same integers as
-// row_sums_portable (on codes in order), summed in another order.
+// The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
+// pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD for the others). The weight bytes
+// k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the word and of
+// it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to 65025)
+// do not fit a signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768
+// times the sum of those B (b_paired_total, paired_code_total's) is added back. The same
+// integers as row_sums_portable, summed in another order.
 template <bool kHasC>
-inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count,
-                               const uint8_t* a_codes, const uint8_t* b_codes,
-                               const uint8_t* c_codes, uint64_t b_paired_total) {
+inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count, const uint8_t* ab,
+                               const uint8_t* c, uint64_t b_paired_total) {
   using namespace dsp;
   int64_t mean = 0;
-  int64_t spread = 0;  // sum (u^2 - 32768) B
-  int64_t square = 0;
-  const uint32_t paired = count & ~3u;
-  for (uint32_t k = 0; k < paired; k += 4u) {
-    const uint32_t qw = load_word(reinterpret_cast<const uint8_t*>(q) + k);
-    const uint32_t q02 = sxtb16(qw), q13 = sxtb16_ror8(qw);
-    mean = smlald(q02, load_word(a_codes + 2u * k), mean);
-    mean = smlald(q13, load_word(a_codes + 2u * k + 4u), mean);
-    const uint32_t uw = load_word(u + k);
-    const uint32_t u02 = square_pair(uxtb16(uw)) ^ 0x80008000u;
-    const uint32_t u13 = square_pair(uxtb16_ror8(uw)) ^ 0x80008000u;
-    spread = smlald(u02, load_word(b_codes + 2u * k), spread);
-    spread = smlald(u13, load_word(b_codes + 2u * k + 4u), spread);
-    if constexpr (kHasC) {
-      square = smlald(square_pair(q02), load_word(c_codes + 2u * k), square);
-      square = smlald(square_pair(q13), load_word(c_codes + 2u * k + 4u), square);
+  uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
+  uint32_t square_low = 0, square_high = 0;
+  // Pointers and a count-down: the loop keeps everything in registers.
+  const uint8_t* q_at = reinterpret_cast<const uint8_t*>(q);
+  const uint8_t* u_at = u;
+  const uint8_t* group = ab;
+  const uint8_t* c_at = c;
+  const auto groups_of = [&](uint32_t groups) {  // groups <= kMeanBlock / 4
+    int32_t block = 0;
+    do {
+      const uint32_t qw = load_word(q_at);
+      const uint32_t q02 = sxtb16(qw), q13 = sxtb16_ror8(qw);
+      block = smlad(q02, load_word(group), block);
+      block = smlad(q13, load_word(group + 4u), block);
+      const uint32_t uw = load_word(u_at);
+      smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
+                   spread_high);
+      smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
+                   spread_high);
+      if constexpr (kHasC) {
+        smlald_words(square_pair(q02), load_word(c_at), square_low, square_high);
+        smlald_words(square_pair(q13), load_word(c_at + 4u), square_low, square_high);
+        c_at += 8u;
+      }
+      q_at += 4u;
+      u_at += 4u;
+      group += 16u;
+    } while (--groups != 0);
+    return block;
+  };
+  uint32_t groups_left = count / 4u;
+  if (groups_left != 0 && groups_left <= kMeanBlock / 4u) {  // one block: most layers
+    mean = groups_of(groups_left);
+  } else {
+    while (groups_left != 0) {
+      const uint32_t groups = groups_left > kMeanBlock / 4u ? kMeanBlock / 4u : groups_left;
+      groups_left -= groups;
+      mean += groups_of(groups);
     }
   }
-  // the last count % 4 terms in order (fewer than 4: no block needed)
-  uint64_t spread_rest = 0, square_rest = 0;
-  for (uint32_t k = paired; k < count; ++k) {
-    mean += int32_t{q[k]} * load_code(a_codes, k);
-    spread_rest += uint32_t{u[k]} * u[k] * static_cast<uint32_t>(load_code(b_codes, k));
+  const uint64_t spread = uint64_t{spread_high} << 32 | spread_low;
+  const uint64_t square = uint64_t{square_high} << 32 | square_low;
+  uint64_t total_spread = spread + (b_paired_total << 15);
+  uint64_t total_square = square;
+  const auto rest_term = [&](uint32_t k) {          // 64-bit multiply-accumulates
+    mean += int32_t{q[k]} * load_code(ab, 2u * k);  // |q A| < 2^22
+    total_spread +=
+        uint64_t{uint32_t{u[k]} * u[k]} * static_cast<uint32_t>(load_code(ab, 2u * k + 1u));
     if constexpr (kHasC) {
-      square_rest += static_cast<uint32_t>(int32_t{q[k]} * q[k]) *
-                     static_cast<uint32_t>(load_code(c_codes, k));
+      total_square += uint64_t{static_cast<uint32_t>(int32_t{q[k]} * q[k])} *
+                      static_cast<uint32_t>(load_code(c, k));
     }
+  };
+  const uint32_t rest = count & 3u, first = grouped_count(count);  // straight code, no loop
+  if (rest != 0u) {
+    rest_term(first);
+    if (rest > 1u) rest_term(first + 1u);
+    if (rest > 2u) rest_term(first + 2u);
   }
-  return {mean, static_cast<uint64_t>(spread) + (b_paired_total << 15) + spread_rest,
-          static_cast<uint64_t>(square) + square_rest};
+  return {mean, total_spread, total_square};
 }
 
-// The loop this build runs, and the order it wants the codes in.
-inline constexpr bool kPairedOrder = PBP_S8_S16_DSP != 0;
+// The loop this build runs (both read the same layout).
 template <bool kHasC>
-inline RowSums row_sums(const int8_t* q, const uint8_t* u, uint32_t count, const uint8_t* a_codes,
-                        const uint8_t* b_codes, const uint8_t* c_codes, uint64_t b_paired_total) {
-  if constexpr (kPairedOrder) {
-    return row_sums_paired<kHasC>(q, u, count, a_codes, b_codes, c_codes, b_paired_total);
-  } else {
-    (void)b_paired_total;
-    return row_sums_portable<kHasC>(q, u, count, a_codes, b_codes, c_codes);
-  }
+inline RowSums row_sums(const int8_t* q, const uint8_t* u, uint32_t count, const uint8_t* ab,
+                        const uint8_t* c, uint64_t b_paired_total) {
+#if PBP_S8_S16_DSP
+  return row_sums_paired<kHasC>(q, u, count, ab, c, b_paired_total);
+#else
+  (void)b_paired_total;
+  return row_sums_portable<kHasC>(q, u, count, ab, c);
+#endif
 }
-inline uint32_t code_position(uint32_t k, uint32_t count) {
-  return kPairedOrder ? paired_position(k, count) : k;
-}
+inline constexpr bool kPairedLoop = PBP_S8_S16_DSP != 0;
 
 }  // namespace pbp::detail::s8_s16

@@ -100,42 +100,64 @@ PBP_TEST(large_sums_convert_as_the_compiler_does) {
   }
 }
 
-// Codes in order, and in the order the paired loop reads them.
-struct CodeVectors {
-  uint8_t natural[2 * 96];
-  uint8_t paired[2 * 96];
-  void set(uint32_t k, uint32_t count, int32_t code) {
-    store_code(natural, k, code);
-    store_code(paired, paired_position(k, count), code);
+// A layer's codes in unit order (the reference) and in the kernel's layout (ab and c regions).
+struct LayerCodes {
+  static constexpr uint32_t kCapacity = 96;
+  int16_t a[kCapacity], b[kCapacity], c[kCapacity];
+  uint8_t ab[4 * kCapacity];
+  uint8_t c_region[2 * kCapacity];
+  void lay_out(uint32_t count) {
+    if (count > kCapacity) return;  // (never: the bound lets GCC see the stores stay inside)
+    const uint32_t grouped = grouped_count(count);
+    for (uint32_t k = 0; k < grouped; k += 4u) {
+      const int32_t a4[4] = {a[k], a[k + 1], a[k + 2], a[k + 3]};
+      const int32_t b4[4] = {b[k], b[k + 1], b[k + 2], b[k + 3]};
+      const int32_t c4[4] = {c[k], c[k + 1], c[k + 2], c[k + 3]};
+      store_ab_group(ab, k, a4, b4);
+      store_c_group(c_region, k, c4);
+    }
+    for (uint32_t k = grouped; k < count; ++k) {
+      store_ab_single(ab, k, a[k], b[k]);
+      store_code(c_region, k, c[k]);
+    }
   }
 };
 
-PBP_TEST(paired_positions_permute_each_group_of_four) {
-  PBP_CHECK_EQ(paired_position(0, 6), 0u);
-  PBP_CHECK_EQ(paired_position(1, 6), 2u);
-  PBP_CHECK_EQ(paired_position(2, 6), 1u);
-  PBP_CHECK_EQ(paired_position(3, 6), 3u);
-  PBP_CHECK_EQ(paired_position(4, 6), 4u);  // the rest stays in order
-  PBP_CHECK_EQ(paired_position(5, 6), 5u);
-  PBP_CHECK_EQ(paired_position(2, 3), 2u);
+PBP_TEST(codes_are_laid_out_in_groups_of_four) {
+  static LayerCodes codes;
+  constexpr uint32_t kCount = 6;
+  for (uint32_t k = 0; k < kCount; ++k) {
+    codes.a[k] = static_cast<int16_t>(k + 1);
+    codes.b[k] = static_cast<int16_t>(k + 11);
+    codes.c[k] = static_cast<int16_t>(k + 21);
+  }
+  codes.lay_out(kCount);
+  // group 0: A 0 2 1 3, B 0 2 1 3; units 4 and 5: (A, B) each
+  const int32_t ab[12] = {1, 3, 2, 4, 11, 13, 12, 14, 5, 15, 6, 16};
+  const int32_t c[6] = {21, 23, 22, 24, 25, 26};
+  for (uint32_t i = 0; i < 12u; ++i) PBP_CHECK_EQ(load_code(codes.ab, i), ab[i]);
+  for (uint32_t i = 0; i < 6u; ++i) PBP_CHECK_EQ(load_code(codes.c_region, i), c[i]);
+  for (uint32_t k = 0; k < kCount; ++k) {
+    PBP_CHECK_EQ(load_a(codes.ab, k, kCount), codes.a[k]);
+    PBP_CHECK_EQ(load_b(codes.ab, k, kCount), codes.b[k]);
+    PBP_CHECK_EQ(load_c(codes.c_region, k, kCount), codes.c[k]);
+  }
 }
 
 template <bool kHasC>
-void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, const CodeVectors& a,
-                    const CodeVectors& b, const CodeVectors& c) {
+void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, LayerCodes& codes) {
+  codes.lay_out(count);
   int64_t mean = 0;
   uint64_t spread = 0, square = 0;
   for (uint32_t k = 0; k < count; ++k) {
-    mean += int64_t{q[k]} * load_code(a.natural, k);
-    spread += uint64_t{u[k]} * u[k] * static_cast<uint64_t>(load_code(b.natural, k));
-    if (kHasC) {
-      square += static_cast<uint64_t>(int64_t{q[k]} * q[k]) *
-                static_cast<uint64_t>(load_code(c.natural, k));
-    }
+    mean += int64_t{q[k]} * codes.a[k];
+    spread += uint64_t{u[k]} * u[k] * static_cast<uint64_t>(codes.b[k]);
+    if (kHasC)
+      square += static_cast<uint64_t>(int64_t{q[k]} * q[k]) * static_cast<uint64_t>(codes.c[k]);
   }
-  const RowSums portable = row_sums_portable<kHasC>(q, u, count, a.natural, b.natural, c.natural);
-  const RowSums paired = row_sums_paired<kHasC>(q, u, count, a.paired, b.paired, c.paired,
-                                                paired_code_total(b.paired, count));
+  const RowSums portable = row_sums_portable<kHasC>(q, u, count, codes.ab, codes.c_region);
+  const RowSums paired = row_sums_paired<kHasC>(q, u, count, codes.ab, codes.c_region,
+                                                paired_code_total(codes.ab, count));
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
 }
@@ -143,7 +165,7 @@ void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, const Cod
 PBP_TEST(paired_row_sums_equal_the_portable_ones) {
   static int8_t q[96];
   static uint8_t u[96];
-  static CodeVectors a, b, c;
+  static LayerCodes codes;
   for (uint32_t trial = 0; trial < 60; ++trial) {
     const uint32_t count = trial < 40 ? trial : 40u + next_random() % 57u;
     const bool extreme = trial % 3 == 0;  // the largest codes: every product at its bound
@@ -151,36 +173,41 @@ PBP_TEST(paired_row_sums_equal_the_portable_ones) {
       const uint32_t r = next_random();
       q[k] = extreme ? static_cast<int8_t>((r & 1u) ? -128 : 127) : static_cast<int8_t>(r & 0xFFu);
       u[k] = extreme ? uint8_t{255} : static_cast<uint8_t>(1u + (r >> 8) % 255u);
-      a.set(k, count,
-            extreme ? ((r & 2u) ? -kCodeMax : kCodeMax)
-                    : static_cast<int32_t>((r >> 16) % 65535u) - kCodeMax);
-      b.set(k, count, extreme ? kCodeMax : static_cast<int32_t>(next_random() % 32768u));
-      c.set(k, count, extreme ? kCodeMax : static_cast<int32_t>(next_random() % 32768u));
+      codes.a[k] =
+          static_cast<int16_t>(extreme ? ((r & 2u) ? -kCodeMax : kCodeMax)
+                                       : static_cast<int32_t>((r >> 16) % 65535u) - kCodeMax);
+      codes.b[k] = static_cast<int16_t>(extreme ? kCodeMax : next_random() % 32768u);
+      codes.c[k] = static_cast<int16_t>(extreme ? kCodeMax : next_random() % 32768u);
     }
-    check_row_sums<true>(q, u, count, a, b, c);
-    check_row_sums<false>(q, u, count, a, b, c);
+    check_row_sums<true>(q, u, count, codes);
+    check_row_sums<false>(q, u, count, codes);
   }
 }
 
-// 600 inputs at the largest codes (2.5e9 in all, beyond int32; small enough for Cortex-M0's 16 KB
-// of RAM): the portable loop's 32-bit blocks of 512 terms cannot overflow, and the sums are exact
-// in 64 bits (as for any count up to 65535). The codes are all equal: their order does not matter.
+// 518 inputs at the largest codes (2.2e9 in all, beyond int32; small enough for Cortex-M0's 16 KB
+// of RAM): the 32-bit blocks of 512 mean terms cannot overflow (a second block of one group, then
+// two more terms), and the sums are exact in 64 bits (as for any count up to 65535).
 PBP_TEST(row_sums_are_exact_beyond_31_bits) {
-  constexpr uint32_t kCount = 600;
+  constexpr uint32_t kCount = 518;
   static int8_t q[kCount];
   static uint8_t u[kCount];
-  static uint8_t a[2 * kCount], b[2 * kCount];
+  static uint8_t ab[4 * kCount], c[2 * kCount];
   for (uint32_t k = 0; k < kCount; ++k) {
     q[k] = -128;
     u[k] = 255;
-    store_code(a, k, -kCodeMax);
-    store_code(b, k, kCodeMax);
+    store_ab_single(ab, k, -kCodeMax, kCodeMax);  // every group's A then B halves alike
+    store_code(c, k, kCodeMax);
+  }
+  for (uint32_t k = 0; k < grouped_count(kCount); k += 4u) {
+    const int32_t a[4] = {-kCodeMax, -kCodeMax, -kCodeMax, -kCodeMax};
+    const int32_t b[4] = {kCodeMax, kCodeMax, kCodeMax, kCodeMax};
+    store_ab_group(ab, k, a, b);
   }
   const int64_t mean = int64_t{kCount} * 128 * kCodeMax;
   const uint64_t spread = uint64_t{kCount} * 255 * 255 * kCodeMax;
   const uint64_t square = uint64_t{kCount} * 128 * 128 * kCodeMax;
-  const RowSums portable = row_sums_portable<true>(q, u, kCount, a, b, b);
-  const RowSums paired = row_sums_paired<true>(q, u, kCount, a, b, b, paired_code_total(b, kCount));
+  const RowSums portable = row_sums_portable<true>(q, u, kCount, ab, c);
+  const RowSums paired = row_sums_paired<true>(q, u, kCount, ab, c, paired_code_total(ab, kCount));
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
 }
