@@ -121,17 +121,8 @@ __attribute__((noinline)) bool codes_of_moments(uint32_t n, float* z_mean, float
   return true;
 }
 
-// After the fixed-point ReLU (relu_moments_fixed.hpp), whose A, B, C are wide numbers m 2^e:
-// the largest (by exponent, then m) of a vector, 1.0 (the bias unit) counted for A and B.
+// After the fixed-point ReLU (relu_moments_fixed.hpp), whose A, B, C are wide numbers m 2^e.
 using relu_fixed::Wide;
-constexpr Wide kWideOne{0x80000000u, -31};
-// top = the larger of top and x, field by field (a struct copy is a library call on Thumb-1).
-inline void widen(Wide& top, const Wide& x) {
-  if (x.m != 0 && (top.m == 0 || x.e > top.e || (x.e == top.e && x.m > top.m))) {
-    top.m = x.m;
-    top.e = x.e;
-  }
-}
 // The codes' exponent of a vector whose largest is `top` (m != 0): the least keeping
 // round(m 2^(e - x)) <= kCodeMax, as code_exponent does for floats.
 inline int32_t wide_code_exponent(Wide top) {
@@ -140,23 +131,6 @@ inline int32_t wide_code_exponent(Wide top) {
 inline int32_t wide_code(uint32_t m, int32_t e, int32_t x) {  // round(m 2^(e - x)), x - e >= 17
   const int32_t shift = x - e;
   return m == 0 || shift > 32 ? 0 : static_cast<int32_t>(((m >> (shift - 1)) + 1u) >> 1);
-}
-// The three exponents of a unit in one word (each in -512 .. 511: floats' range allows -330 ..
-// 230).
-inline uint32_t pack_exponents(int32_t a, int32_t b, int32_t c) {
-  const auto field = [](int32_t e) { return static_cast<uint32_t>(e + 512) & 0x3FFu; };
-  return field(a) | field(b) << 10 | field(c) << 20;
-}
-inline int32_t unpack_exponent(uint32_t word, uint32_t index) {
-  return static_cast<int32_t>((word >> (10u * index)) & 0x3FFu) - 512;
-}
-// A 32-bit word in a float's place, as that float's bits (a float load or store keeps any bit
-// pattern; a word-sized memcpy would be a library call on Thumb-1).
-inline void store_unit_word(float* buffer, uint32_t k, uint32_t word) {
-  buffer[k] = float_from_bits(word);
-}
-inline uint32_t load_unit_word(const float* buffer, uint32_t k) {
-  return float_bits(buffer[k]);
 }
 
 // The ReLU moments of units with moments (z_mean, z_var), then their codes: the wide values go
@@ -167,30 +141,19 @@ inline uint32_t load_unit_word(const float* buffer, uint32_t k) {
 // (the predict stack budget).
 __attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean,
                                              float* a_var, Codes& codes) {
-  Wide top_a = kWideOne, top_b = kWideOne, top_c{0u, 0};
-  for (uint32_t k = 0; k < n; ++k) {
-    if (!is_finite_magnitude(magnitude_bits(z_mean[k])) ||
-        !is_finite_magnitude(magnitude_bits(z_var[k]))) {
-      return false;
-    }
-    const relu_fixed::Moments r = relu_fixed::relu_moments_fixed(z_mean[k], z_var[k]);
-    widen(top_a, r.mean);
-    widen(top_b, r.square);
-    widen(top_c, r.variance);
-    store_unit_word(z_mean, k, r.mean.m);
-    store_unit_word(z_var, k, r.square.m);
-    store_unit_word(a_mean, k, r.variance.m);
-    store_unit_word(a_var, k, pack_exponents(r.mean.e, r.square.e, r.variance.e));
-  }
-  codes.ea = wide_code_exponent(top_a);
-  codes.eb = wide_code_exponent(top_b);
-  const bool has_c = top_c.m != 0;
-  codes.ec = has_c ? wide_code_exponent(top_c) : 0;
+  relu_fixed::Largest largest;
+  if (!relu_fixed::relu_units_fixed(n, z_mean, z_var, a_mean, a_var, largest)) return false;
+  using relu_fixed::load_word;
+  using relu_fixed::unpack_exponent;
+  codes.ea = wide_code_exponent(largest.a);
+  codes.eb = wide_code_exponent(largest.b);
+  const bool has_c = largest.c.m != 0;
+  codes.ec = has_c ? wide_code_exponent(largest.c) : 0;
   const auto unit_codes = [&](uint32_t k, int32_t& a, int32_t& b, int32_t& c) {
-    const uint32_t exponents = load_unit_word(a_var, k);
-    a = wide_code(load_unit_word(z_mean, k), unpack_exponent(exponents, 0), codes.ea);
-    b = wide_code(load_unit_word(z_var, k), unpack_exponent(exponents, 1), codes.eb);
-    c = has_c ? wide_code(load_unit_word(a_mean, k), unpack_exponent(exponents, 2), codes.ec) : 0;
+    const uint32_t exponents = load_word(a_var, k);
+    a = wide_code(load_word(z_mean, k), unpack_exponent(exponents, 0), codes.ea);
+    b = wide_code(load_word(z_var, k), unpack_exponent(exponents, 1), codes.eb);
+    c = has_c ? wide_code(load_word(a_mean, k), unpack_exponent(exponents, 2), codes.ec) : 0;
   };
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
   uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
@@ -296,24 +259,44 @@ void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, floa
   // would round to 0 or 1 step, so its mean term is added in float after the rows instead.
   const bool bias_mean_in_float = codes.ea > 0;
   const int32_t bias_a = bias_mean_in_float ? 0 : codes.bias_a;
-  for (uint32_t j = 0; j < layer.outputs; ++j) {
-    const int8_t* q = means + j * row_length;
-    const uint8_t* u = deviations + j * row_length;
-    const RowSums sums = row_sums_with_bias<kHasC>(q, u, n, codes, bias_a, b_paired_total);
-    const float s = format::load_f32(row_scales + int8::kScaleSize * j);
-    const float mean_sum = to_float(sums.mean);
-    const float scaled_mean = mean_sum * s;
-    const float s2 = kHasC ? s * s : 1.0f;
-    const float spread_sum = to_float(sums.spread);
-    const float square_sum = kHasC ? to_float(sums.square) : 0.0f;
-    if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
-      rescaled_row<kHasC>(mean_sum, spread_sum, square_sum, s, variance_scale, scale, codes,
-                          a_mean + j, a_var + j);
-    } else {
-      a_mean[j] = scaled_mean * mean_factor;
-      float var = spread_sum * spread_factor;
-      if constexpr (kHasC) var += (square_sum * s2) * square_factor;
-      a_var[j] = var;
+  const int8_t* q = means;
+  const uint8_t* u = deviations;
+  if constexpr (!kHasC) {
+    // Two passes: the sums of every row to floats (in a_mean, a_var), then the scales; each loop
+    // then keeps what it needs in registers.
+    for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
+      const RowSums sums = row_sums_with_bias<false>(q, u, n, codes, bias_a, b_paired_total);
+      a_mean[j] = to_float(sums.mean);
+      a_var[j] = to_float(sums.spread);
+    }
+    for (uint32_t j = 0; j < layer.outputs; ++j) {
+      const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+      const float mean_sum = a_mean[j], spread_sum = a_var[j];
+      const float scaled_mean = mean_sum * s;
+      if (tiny_factor || is_tiny(scaled_mean)) {
+        rescaled_row<false>(mean_sum, spread_sum, 0.0f, s, variance_scale, scale, codes, a_mean + j,
+                            a_var + j);
+      } else {
+        a_mean[j] = scaled_mean * mean_factor;
+        a_var[j] = spread_sum * spread_factor;
+      }
+    }
+  } else {
+    for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
+      const RowSums sums = row_sums_with_bias<true>(q, u, n, codes, bias_a, b_paired_total);
+      const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+      const float mean_sum = to_float(sums.mean);
+      const float scaled_mean = mean_sum * s;
+      const float s2 = s * s;
+      const float spread_sum = to_float(sums.spread);
+      const float square_sum = to_float(sums.square);
+      if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
+        rescaled_row<true>(mean_sum, spread_sum, square_sum, s, variance_scale, scale, codes,
+                           a_mean + j, a_var + j);
+      } else {
+        a_mean[j] = scaled_mean * mean_factor;
+        a_var[j] = spread_sum * spread_factor + (square_sum * s2) * square_factor;
+      }
     }
   }
   if (!bias_mean_in_float) return;

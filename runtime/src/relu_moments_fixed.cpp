@@ -140,9 +140,7 @@ inline int32_t standardised_mean(uint32_t m_magnitude, bool negative, const Root
   return negative ? -alpha : alpha;
 }
 
-}  // namespace
-
-Moments relu_moments_fixed(float m, float v) {
+inline Moments unit_moments(float m, float v) {
   const uint32_t m_bits = float_bits(m);
   const uint32_t m_magnitude = m_bits & 0x7FFFFFFFu;
   const bool negative = (m_bits >> 31) != 0;
@@ -164,6 +162,51 @@ Moments relu_moments_fixed(float m, float v) {
   }
   // |alpha| >= 6 or v = 0: the limits, off (0) or on (m, m^2 + v, v)
   return limit_moments(negative ? 0u : m_magnitude, v_magnitude);
+}
+
+constexpr Wide kWideOne{0x80000000u, -31};
+// top = the larger of top and x, field by field (a struct copy is a library call on Thumb-1).
+inline void widen(Wide& top, const Wide& x) {
+  if (x.m != 0 && (top.m == 0 || x.e > top.e || (x.e == top.e && x.m > top.m))) {
+    top.m = x.m;
+    top.e = x.e;
+  }
+}
+inline uint32_t pack_exponents(int32_t a, int32_t b, int32_t c) {
+  const auto field = [](int32_t e) { return static_cast<uint32_t>(e + 512) & 0x3FFu; };
+  return field(a) | field(b) << 10 | field(c) << 20;
+}
+inline void store_word(float* buffer, uint32_t k, uint32_t word) {
+  buffer[k] = math::detail::from_bits<float>(word);
+}
+inline bool is_finite(float x) {
+  return (float_bits(x) & 0x7FFFFFFFu) < 0x7F800000u;
+}
+
+}  // namespace
+
+Moments relu_moments_fixed(float m, float v) {
+  return unit_moments(m, v);
+}
+
+bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_mantissas, float* exponents,
+                      Largest& largest) {
+  Wide top_a = kWideOne, top_b = kWideOne, top_c{0u, 0};
+  for (uint32_t k = 0; k < n; ++k) {
+    if (!is_finite(z_mean[k]) || !is_finite(z_var[k])) return false;
+    const Moments r = unit_moments(z_mean[k], z_var[k]);
+    widen(top_a, r.mean);
+    widen(top_b, r.square);
+    widen(top_c, r.variance);
+    store_word(z_mean, k, r.mean.m);
+    store_word(z_var, k, r.square.m);
+    store_word(c_mantissas, k, r.variance.m);
+    store_word(exponents, k, pack_exponents(r.mean.e, r.square.e, r.variance.e));
+  }
+  largest.a = top_a;
+  largest.b = top_b;
+  largest.c = top_c;
+  return true;
 }
 
 }  // namespace pbp::detail::relu_fixed

@@ -18,6 +18,7 @@
 #pragma once
 #include <stdint.h>
 
+#include "pbp/math/bits.hpp"
 #include "pbp/pbp.h"
 
 #if PBP_WITH_INT8
@@ -44,6 +45,28 @@ struct Moments {
 // The moments of max(0, a) for a ~ N(m, v), m finite and v finite and >= 0 (the caller's
 // checks): v == 0 gives the deterministic ReLU, (max(m, 0), max(m, 0)^2, 0).
 Moments relu_moments_fixed(float m, float v);
+
+// The moments of n units in place, as the next int8 layer's codes want them (one loop, the unit
+// function inlined): unit k's A, B and C mantissas go over z_mean[k], z_var[k] and c_mantissas[k]
+// (words in float slots: load_word), its three exponents into exponents[k] (unpack_exponent);
+// `largest` gets each vector's largest (by exponent, then mantissa), A's and B's at least 1.0
+// (the bias unit). False where a moment is not finite (the buffers then hold nothing usable).
+struct Largest {
+  Wide a, b, c;  // c.m == 0: every C is 0
+};
+bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_mantissas, float* exponents,
+                      Largest& largest);
+
+// A 32-bit word in a float's place, as that float's bits (a float load or store keeps any bit
+// pattern; a word-sized memcpy would be a library call on Thumb-1).
+inline uint32_t load_word(const float* buffer, uint32_t k) {
+  return math::detail::to_bits(buffer[k]);
+}
+// Exponent `index` (0: A, 1: B, 2: C) of a unit's packed word: three 10-bit fields, each
+// e + 512 (floats' range allows -330 .. 230).
+inline int32_t unpack_exponent(uint32_t word, uint32_t index) {
+  return static_cast<int32_t>((word >> (10u * index)) & 0x3FFu) - 512;
+}
 
 }  // namespace pbp::detail::relu_fixed
 #endif
