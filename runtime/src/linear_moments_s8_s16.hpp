@@ -368,7 +368,6 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
   const uint8_t* q_at = reinterpret_cast<const uint8_t*>(q);
   const uint8_t* u_at = u;
   const uint8_t* group = ab;
-  const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups) {  // groups <= kMeanBlock / 4
     int32_t block = 0;
     do {
@@ -381,11 +380,6 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
                    spread_high);
       smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
                    spread_high);
-      if constexpr (kHasC) {
-        smlald_words(square_pair(q02), load_word(c_at), square_low, square_high);
-        smlald_words(square_pair(q13), load_word(c_at + 4u), square_low, square_high);
-        c_at += 8u;
-      }
       q_at += 4u;
       u_at += 4u;
       group += 16u;
@@ -400,6 +394,17 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
       const uint32_t groups = groups_left > kMeanBlock / 4u ? kMeanBlock / 4u : groups_left;
       groups_left -= groups;
       mean += groups_of(groups);
+    }
+  }
+  if constexpr (kHasC) {  // a loop of its own: with it, the one above would run out of registers
+    const uint8_t* q_again = reinterpret_cast<const uint8_t*>(q);
+    const uint8_t* c_at = c;
+    for (uint32_t groups = count / 4u; groups != 0; --groups) {
+      const uint32_t qw = load_word(q_again);
+      smlald_words(square_pair(sxtb16(qw)), load_word(c_at), square_low, square_high);
+      smlald_words(square_pair(sxtb16_ror8(qw)), load_word(c_at + 4u), square_low, square_high);
+      q_again += 4u;
+      c_at += 8u;
     }
   }
   const uint64_t spread = uint64_t{spread_high} << 32 | spread_low;
