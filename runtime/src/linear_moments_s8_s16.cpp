@@ -133,16 +133,12 @@ inline int32_t wide_code(uint32_t m, int32_t e, int32_t x) {  // round(m 2^(e - 
   return m == 0 || shift > 32 ? 0 : static_cast<int32_t>(((m >> (shift - 1)) + 1u) >> 1);
 }
 
-// The ReLU moments of units with moments (z_mean, z_var), then their codes: the wide values go
-// A's m over z_mean, B's over z_var, C's over a_mean and the exponents over a_var (all free: the
-// rows write a_mean and a_var later); then a group's codes over its own z_mean words (ab) and
-// C's over z_var's words k / 2 .. k / 2 + 1 (B's, read by then).
-// Out of line, as the other two codes_of_: their frames and the rows' are on separate stack paths
-// (the predict stack budget).
-__attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean,
-                                             float* a_var, Codes& codes) {
-  relu_fixed::Largest largest;
-  if (!relu_fixed::relu_units_fixed(n, z_mean, z_var, a_mean, a_var, largest)) return false;
+// The codes of units whose ReLU moments relu_units_fixed left wide (A's mantissas over z_mean,
+// B's over z_var, C's over a_mean, the exponents over a_var): a group's codes over its own z_mean
+// words (ab) and C's over z_var's words k / 2 .. k / 2 + 1 (B's, read by then).
+__attribute__((noinline)) void codes_of_wide(uint32_t n, float* z_mean, float* z_var,
+                                             const float* a_mean, const float* a_var,
+                                             const relu_fixed::Largest& largest, Codes& codes) {
   using relu_fixed::load_word;
   using relu_fixed::unpack_exponent;
   codes.ea = wide_code_exponent(largest.a);
@@ -174,6 +170,17 @@ __attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z
   codes.bias_b = round_magnitude(kOneBits, codes.eb);
   codes.ab = ab;
   codes.c = has_c ? c_bytes : nullptr;
+}
+
+// The ReLU moments of units with moments (z_mean, z_var) (kept wide in z_mean, z_var, a_mean and
+// a_var, all free: the rows write a_mean and a_var later), then their codes. Out of line, as the
+// other two codes_of_, and each step a call of its own: their frames and the rows' are on
+// separate stack paths (the predict stack budget).
+__attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean,
+                                             float* a_var, Codes& codes) {
+  relu_fixed::Largest largest;
+  if (!relu_fixed::relu_units_fixed(n, z_mean, z_var, a_mean, a_var, largest)) return false;
+  codes_of_wide(n, z_mean, z_var, a_mean, a_var, largest, codes);
   return true;
 }
 
@@ -189,7 +196,7 @@ struct Split {
   float significand;
   int32_t exponent;
 };
-inline Split split(float x) {
+__attribute__((always_inline)) inline Split split(float x) {
   const Unpacked u = unpack(magnitude_bits(x));  // significand 2^exponent, significand < 2^24
   uint32_t significand = u.significand;
   int32_t exponent = u.exponent + 23;
@@ -198,7 +205,7 @@ inline Split split(float x) {
 }
 // x 2^e with one rounding, for any e (x normal and below 2^49, as every term here is): +-0 below
 // e = -199 (x 2^e < 2^-150 rounds to 0), +-inf above 254.
-inline float times_power_of_two(float x, int32_t e) {
+__attribute__((always_inline)) inline float times_power_of_two(float x, int32_t e) {
   if (e < -199) return x * 0.0f;
   if (e > 254) return x * float_from_bits(0x7F800000u);
   return scale_by_power_of_two(x, e);
@@ -207,10 +214,9 @@ inline float times_power_of_two(float x, int32_t e) {
 // significand and exponent, the significands multiplied (all normal), the power of two last,
 // so only the result may round below the normal range (as the float kernels' results do).
 template <bool kHasC>
-__attribute__((noinline, cold)) void rescaled_row(float mean_sum, float spread_sum,
-                                                  float square_sum, float s, float variance_scale,
-                                                  const LayerScale<float>& scale,
-                                                  const Codes& codes, float* a_mean, float* a_var) {
+__attribute__((always_inline)) inline void rescaled_row(
+    float mean_sum, float spread_sum, float square_sum, float s, float variance_scale,
+    const LayerScale<float>& scale, const Codes& codes, float* a_mean, float* a_var) {
   const Split ss = split(s), ws = split(variance_scale);
   *a_mean = times_power_of_two((mean_sum * ss.significand) * scale.mean, ss.exponent + codes.ea);
   float var =
@@ -224,11 +230,13 @@ __attribute__((noinline, cold)) void rescaled_row(float mean_sum, float spread_s
 
 // One row's sums with its bias term (k = n: A and B the bias unit's codes, C = 0).
 template <bool kHasC>
-inline RowSums row_sums_with_bias(const int8_t* q, const uint8_t* u, uint32_t n, const Codes& codes,
-                                  int32_t bias_a, uint64_t b_paired_total) {
+__attribute__((always_inline)) inline RowSums row_sums_with_bias(const int8_t* q, const uint8_t* u,
+                                                                 uint32_t n, const Codes& codes,
+                                                                 int32_t bias_a,
+                                                                 uint64_t b_paired_total) {
   RowSums sums = row_sums<kHasC>(q, u, n, codes.ab, codes.c, b_paired_total);
-  sums.mean += int32_t{q[n]} * bias_a;  // |q bias_a| < 2^22
-  sums.spread += uint64_t{uint32_t{u[n]} * u[n]} * static_cast<uint32_t>(codes.bias_b);
+  sums.mean += int32_t{q[n]} * bias_a;                                         // |q bias_a| < 2^22
+  sums.spread += uint32_t{u[n]} * u[n] * static_cast<uint32_t>(codes.bias_b);  // < 2^31
   return sums;
 }
 
@@ -236,7 +244,8 @@ inline RowSums row_sums_with_bias(const int8_t* q, const uint8_t* u, uint32_t n,
 // a_var = S_B f_spread + (S_C s_j^2) f_square, the f's per layer: the layer scales times the
 // codes' powers of two (and w).
 template <bool kHasC>
-void rows_s8_s16(const pbp_layer& layer, const Codes& codes, float* a_mean, float* a_var) {
+__attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& codes,
+                                           float* a_mean, float* a_var) {
   namespace int8 = format::int8_weights;
   const uint32_t n = layer.inputs;
   const LayerScale<float> scale = layer_scale<float>(n);

@@ -90,7 +90,7 @@ inline float scale_by_power_of_two(float x, int32_t e) {
 // An exact integer sum to the nearest float (IEEE, ties to even): below 2^32 by the 32-bit
 // conversion (one instruction with an FPU), above by integer operations on the bits, so no
 // 64-bit library conversion runs (slow without an FPU, and on Cortex-M4F too).
-inline float to_float(uint64_t x) {
+__attribute__((always_inline)) inline float to_float(uint64_t x) {
   const uint32_t high = static_cast<uint32_t>(x >> 32);
   if (high == 0) return static_cast<float>(static_cast<uint32_t>(x));
   const uint32_t shift = 40u - static_cast<uint32_t>(__builtin_clz(high));  // bit length - 24
@@ -208,33 +208,38 @@ struct RowSums {
 inline constexpr uint32_t kMeanBlock = 512u;  // terms per 32-bit block of the mean sum
 
 // The portable loop: a group's four terms at a time, then the rest (c read only with kHasC).
+// (Every row_sums piece is always inlined: at -Os GCC would call them, and their frames would
+// stack on the rows' beyond the predict stack budget.)
 template <bool kHasC>
-inline RowSums row_sums_portable(const int8_t* q, const uint8_t* u, uint32_t count,
-                                 const uint8_t* ab, const uint8_t* c) {
+__attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q, const uint8_t* u,
+                                                                uint32_t count, const uint8_t* ab,
+                                                                const uint8_t* c) {
   RowSums sums{0, 0, 0};
   const uint32_t grouped = grouped_count(count);
+  // Two passes, each with few live values (Cortex-M0 has eight low registers): the mean in
+  // 32-bit blocks, then u^2 B and q^2 C, two u^2 B terms (each < 2^31) and a group's four
+  // q^2 C terms (each < 2^29) added in 32 bits before each 64-bit addition.
   for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
     const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
     int32_t block = 0;
     for (uint32_t k = k0; k < end; k += 4u) {
-      // Two u^2 B terms (each < 2^31) and four q^2 C terms (each < 2^29) fit 32 unsigned bits:
-      // fewer 64-bit additions, which cost two instructions (or more) on 32-bit cores.
-      uint32_t spread_pairs[2] = {0u, 0u};
-      uint32_t square_group = 0;
-      for (uint32_t i = 0; i < 4u; ++i) {
-        const uint32_t place = kGroupOrder[i];
-        block += int32_t{q[k + i]} * load_code(ab, 2u * k + place);
-        const uint32_t u2 = uint32_t{u[k + i]} * u[k + i];
-        spread_pairs[i & 1u] += u2 * static_cast<uint32_t>(load_code(ab, 2u * k + 4u + place));
-        if constexpr (kHasC) {
-          const uint32_t q2 = static_cast<uint32_t>(int32_t{q[k + i]} * q[k + i]);
-          square_group += q2 * static_cast<uint32_t>(load_code(c, k + place));
-        }
-      }
-      sums.spread += uint64_t{spread_pairs[0]} + spread_pairs[1];
-      if constexpr (kHasC) sums.square += square_group;
+      const uint8_t* group = ab + 4u * k;
+      block += int32_t{q[k]} * load_code(group, 0) + int32_t{q[k + 1]} * load_code(group, 2) +
+               int32_t{q[k + 2]} * load_code(group, 1) + int32_t{q[k + 3]} * load_code(group, 3);
     }
     sums.mean += block;
+  }
+  for (uint32_t k = 0; k < grouped; k += 4u) {  // u^2 B < 2^31 and q^2 C < 2^29, in 64 bits
+    const uint8_t* b = ab + 4u * k + 8u;
+    const uint8_t* group_c = kHasC ? c + 2u * k : nullptr;
+    for (uint32_t i = 0; i < 4u; ++i) {
+      const uint32_t place = kGroupOrder[i];
+      sums.spread += uint32_t{u[k + i]} * u[k + i] * static_cast<uint32_t>(load_code(b, place));
+      if constexpr (kHasC) {
+        sums.square += static_cast<uint32_t>(int32_t{q[k + i]} * q[k + i]) *
+                       static_cast<uint32_t>(load_code(group_c, place));
+      }
+    }
   }
   for (uint32_t k = grouped; k < count; ++k) {  // fewer than 4
     sums.mean += int32_t{q[k]} * load_code(ab, 2u * k);
@@ -358,8 +363,10 @@ inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count) {
 // times the sum of those B (b_paired_total, paired_code_total's) is added back. The same
 // integers as row_sums_portable, summed in another order.
 template <bool kHasC>
-inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count, const uint8_t* ab,
-                               const uint8_t* c, uint64_t b_paired_total) {
+__attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
+                                                              uint32_t count, const uint8_t* ab,
+                                                              const uint8_t* c,
+                                                              uint64_t b_paired_total) {
   using namespace dsp;
   int64_t mean = 0;
   uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
@@ -368,7 +375,8 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
   const uint8_t* q_at = reinterpret_cast<const uint8_t*>(q);
   const uint8_t* u_at = u;
   const uint8_t* group = ab;
-  const auto groups_of = [&](uint32_t groups) {  // groups <= kMeanBlock / 4
+  const auto groups_of = [&](uint32_t groups)
+      __attribute__((always_inline)) {  // groups <= kMeanBlock / 4
     int32_t block = 0;
     do {
       const uint32_t qw = load_word(q_at);
@@ -411,7 +419,8 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
   const uint64_t square = uint64_t{square_high} << 32 | square_low;
   uint64_t total_spread = spread + (b_paired_total << 15);
   uint64_t total_square = square;
-  const auto rest_term = [&](uint32_t k) {          // 64-bit multiply-accumulates
+  const auto rest_term = [&](uint32_t k)
+      __attribute__((always_inline)) {              // 64-bit multiply-accumulates
     mean += int32_t{q[k]} * load_code(ab, 2u * k);  // |q A| < 2^22
     total_spread +=
         uint64_t{uint32_t{u[k]} * u[k]} * static_cast<uint32_t>(load_code(ab, 2u * k + 1u));
@@ -420,19 +429,15 @@ inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u, uint32_t count
                       static_cast<uint32_t>(load_code(c, k));
     }
   };
-  const uint32_t rest = count & 3u, first = grouped_count(count);  // straight code, no loop
-  if (rest != 0u) {
-    rest_term(first);
-    if (rest > 1u) rest_term(first + 1u);
-    if (rest > 2u) rest_term(first + 2u);
-  }
+  for (uint32_t k = grouped_count(count); k < count; ++k) rest_term(k);  // fewer than 4
   return {mean, total_spread, total_square};
 }
 
 // The loop this build runs (both read the same layout).
 template <bool kHasC>
-inline RowSums row_sums(const int8_t* q, const uint8_t* u, uint32_t count, const uint8_t* ab,
-                        const uint8_t* c, uint64_t b_paired_total) {
+__attribute__((always_inline)) inline RowSums row_sums(const int8_t* q, const uint8_t* u,
+                                                       uint32_t count, const uint8_t* ab,
+                                                       const uint8_t* c, uint64_t b_paired_total) {
 #if PBP_S8_S16_DSP
   return row_sums_paired<kHasC>(q, u, count, ab, c, b_paired_total);
 #else

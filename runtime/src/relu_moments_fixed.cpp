@@ -140,7 +140,7 @@ inline int32_t standardised_mean(uint32_t m_magnitude, bool negative, const Root
   return negative ? -alpha : alpha;
 }
 
-inline Moments unit_moments(float m, float v) {
+__attribute__((always_inline)) inline Moments unit_moments(float m, float v) {
   const uint32_t m_bits = float_bits(m);
   const uint32_t m_magnitude = m_bits & 0x7FFFFFFFu;
   const bool negative = (m_bits >> 31) != 0;
