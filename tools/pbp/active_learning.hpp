@@ -22,7 +22,10 @@ namespace pbp::cli {
 //   variance_reduction: the row whose label would most reduce the pool's summed predictive
 //                       variance (variance_reduction.hpp);
 //   random:             one uniformly at random.
-enum class Strategy { variance, variance_reduction, random };
+//   density_variance:   the row of highest epistemic variance times pool density
+//   (pool_density.hpp); density_reduction:  the row of largest variance reduction times pool
+//   density.
+enum class Strategy { variance, variance_reduction, random, density_variance, density_reduction };
 
 const char* strategy_name(Strategy strategy);  // "variance", "variance-reduction", "random"
 std::optional<Strategy> parse_strategy(const std::string& name);

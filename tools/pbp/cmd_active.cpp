@@ -35,7 +35,10 @@ const char* const kUsage =
     "the noise variance is the same for every row, so it is also the row of highest epistemic\n"
     "variance), the row whose label would most reduce the predictive variance summed over the\n"
     "pool (variance-reduction, Cohn's ALC: the network linearised at its weight means, the\n"
-    "pool's inputs only; PBP only), or one uniformly at random (random). Several strategies,\n"
+    "pool's inputs only; PBP only), or one uniformly at random (random). density-variance and\n"
+    "density-reduction multiply the epistemic variance, or the variance reduction, by a kernel\n"
+    "density of the pool's inputs that the labelled rows do not cover yet (pool inputs only; PBP\n"
+    "only), so that the picks are typical rows rather than the farthest ones. Several strategies,\n"
     "separated by commas ('both' is variance,random; 'all' the three), run on the same splits.\n"
     "Everything derives\n"
     "from --seed: each repeat's split, its training seed and its random picks are the same for\n"
@@ -55,8 +58,9 @@ const char* const kUsage =
     "  --initial N       training rows before the first addition (default: 20; at least 2)\n"
     "  --test N          test rows (default: 100)\n"
     "  --rounds N        pool rows added one at a time (default: 9)\n"
-    "  --strategy S      variance (default), variance-reduction, random, both, all, or a\n"
-    "                    comma-separated list\n"
+    "  --strategy S      variance (default), variance-reduction, random, density-variance,\n"
+    "                    density-reduction, both, all (the first three), or a comma-separated\n"
+    "                    list\n"
     "  --method M        pbp (default), ep, or both (each on the same splits)\n"
     "  --ep-prior P      EP's input-weight prior: ard (default; N(0, exp phi_l), one learned\n"
     "                    phi per input column and one for the bias, the EP paper's NN-EP-ARD),\n"
@@ -120,11 +124,15 @@ ActivePlan active_plan(const ParsedOptions& options, const trainer::TrainOptions
   } else {
     throw UsageError("--ep-prior expects ard, common or fixed, got '" + prior + "'");
   }
-  const bool reduction = std::find(plan.strategies.begin(), plan.strategies.end(),
-                                   Strategy::variance_reduction) != plan.strategies.end();
-  if (method != "pbp" && reduction) {
+  const auto uses = [&](Strategy s) {
+    return std::find(plan.strategies.begin(), plan.strategies.end(), s) != plan.strategies.end();
+  };
+  if (method != "pbp" && uses(Strategy::variance_reduction)) {
     throw UsageError(
         "--strategy variance-reduction goes with --method pbp (it linearises PBP's network)");
+  }
+  if (method != "pbp" && (uses(Strategy::density_variance) || uses(Strategy::density_reduction))) {
+    throw UsageError("--strategy density-variance and density-reduction go with --method pbp");
   }
   if (method != "pbp" && train.hidden.size() != 1) {
     throw UsageError("--method ep is a one-hidden-layer network: give one --hidden width");

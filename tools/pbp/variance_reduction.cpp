@@ -108,8 +108,8 @@ OutputSensitivities output_sensitivities(const trainer::Model& model, const trai
   return result;
 }
 
-size_t largest_variance_reduction(const trainer::Model& model, const trainer::Dataset& data,
-                                  std::span<const size_t> pool) {
+std::vector<double> variance_reductions(const trainer::Model& model, const trainer::Dataset& data,
+                                        std::span<const size_t> pool) {
   const OutputSensitivities j = output_sensitivities(model, data, pool);
   const size_t p = j.weights;
   // sum_r cov(r, c)^2 = J_c (sum_r J_r^T J_r) J_c^T: one weights x weights matrix for the pool.
@@ -125,9 +125,7 @@ size_t largest_variance_reduction(const trainer::Model& model, const trainer::Da
   }
   const double scale = model.epistemic_scale;
   const double noise = model.noise.variance_estimate();
-  size_t best = 0;
-  double best_score = -1.0;
-  std::vector<double> gj(p);
+  std::vector<double> scores(j.rows);
   for (size_t c = 0; c < j.rows; ++c) {
     const std::span<const double> jc = j.row(c);
     double quadratic = 0.0, own = 0.0;
@@ -138,11 +136,17 @@ size_t largest_variance_reduction(const trainer::Model& model, const trainer::Da
       quadratic += jc[a] * sum;
       own += jc[a] * jc[a];
     }
-    const double score = scale * scale * quadratic / (scale * own + noise);
-    if (score > best_score) {
-      best_score = score;
-      best = c;
-    }
+    scores[c] = scale * scale * quadratic / (scale * own + noise);
+  }
+  return scores;
+}
+
+size_t largest_variance_reduction(const trainer::Model& model, const trainer::Dataset& data,
+                                  std::span<const size_t> pool) {
+  const std::vector<double> scores = variance_reductions(model, data, pool);
+  size_t best = 0;
+  for (size_t c = 1; c < scores.size(); ++c) {
+    if (scores[c] > scores[best]) best = c;
   }
   return best;
 }

@@ -29,6 +29,9 @@ OutputSensitivities output_sensitivities(const trainer::Model& model, const trai
 //   sum over pool rows r of cov(r, c)^2 / (var(c) + noise variance),
 // the reduction of the pool's summed output variance that observing c's label would bring
 // (the first on ties). Reads the pool's inputs only, never a label. Cost: pool x weights^2.
+// Every pool row's score above (standardised target units squared), in pool order.
+std::vector<double> variance_reductions(const trainer::Model& model, const trainer::Dataset& data,
+                                        std::span<const size_t> pool);
 size_t largest_variance_reduction(const trainer::Model& model, const trainer::Dataset& data,
                                   std::span<const size_t> pool);
 
