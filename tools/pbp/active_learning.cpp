@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "active_split.hpp"
 #include "evaluation.hpp"
 #include "input_columns.hpp"
 #include "model_file.hpp"
@@ -19,35 +20,6 @@
 
 namespace pbp::cli {
 namespace {
-
-// Where one repeat starts: its split, and the seeds it gives every strategy alike.
-struct RepeatSetup {
-  std::vector<size_t> training;  // data rows
-  std::vector<size_t> test;
-  std::vector<size_t> pool;
-  uint64_t training_seed = 0;
-  uint64_t pick_seed = 0;
-};
-
-// Repeat r's seeds are the (3r+1)-th .. (3r+3)-th draws of a stream seeded by the plan's seed,
-// so a repeat does not depend on how many other repeats run.
-RepeatSetup setup_repeat(size_t rows, const ActivePlan& plan, size_t repeat) {
-  trainer::Random seeds(plan.seed);
-  for (size_t skipped = 0; skipped < 3 * repeat; ++skipped) seeds.next();
-  trainer::Random split(seeds.next());
-  RepeatSetup setup;
-  setup.training_seed = seeds.next();
-  setup.pick_seed = seeds.next();
-  std::vector<size_t> order(rows);
-  std::iota(order.begin(), order.end(), size_t{0});
-  split.shuffle(order);
-  const auto test_begin = order.begin() + static_cast<std::ptrdiff_t>(plan.initial);
-  const auto pool_begin = test_begin + static_cast<std::ptrdiff_t>(plan.test);
-  setup.training.assign(order.begin(), test_begin);
-  setup.test.assign(test_begin, pool_begin);
-  setup.pool.assign(pool_begin, order.end());
-  return setup;
-}
 
 // The pool position of the row of highest total predictive variance (the first on ties), by
 // `variance_of(row)` of a row's inputs. The noise variance is the same for every row of one
@@ -94,10 +66,7 @@ uint32_t ep_hidden_units(const trainer::TrainOptions& options) {
   return options.hidden[0];
 }
 
-// The density strategies' kernel width, in units of Scott's bandwidth (pool_density.hpp), and
-// their reference rows: chosen once for every data set, on the seed-1 splits of kin8nm and power
-// (factors 1, 2, 3 and density exponents 1/2, 1 tried; 3 and 1 kept).
-constexpr double kDensityBandwidthFactor = 3.0;
+// The density strategies' reference rows: enough for a smooth density, a bounded kernel matrix.
 constexpr size_t kDensityReferenceRows = 500;
 
 size_t largest(const std::vector<double>& scores) {
@@ -109,7 +78,7 @@ size_t largest(const std::vector<double>& scores) {
 }
 
 ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
-                       const RepeatSetup& setup, const ModelRows& test,
+                       const RepeatSplit& setup, const ModelRows& test,
                        const trainer::Dataset& test_rows, Method method, Strategy strategy,
                        trainer::TrainOptions options, const RecipeSettings& recipe) {
   const auto start = std::chrono::steady_clock::now();
@@ -124,7 +93,7 @@ ActiveRun run_strategy(const trainer::Dataset& data, const ActivePlan& plan,
   std::optional<PoolCoverage> coverage;
   std::vector<size_t> positions;  // each pool row's index in setup.pool
   if (density) {
-    coverage.emplace(data, pool, setup.pick_seed ^ 0x9e3779b97f4a7c15ull, kDensityBandwidthFactor,
+    coverage.emplace(data, pool, setup.pick_seed ^ 0x9e3779b97f4a7c15ull, plan.density_width,
                      kDensityReferenceRows);
     positions.resize(pool.size());
     std::iota(positions.begin(), positions.end(), size_t{0});
@@ -252,8 +221,12 @@ std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
   if (options.task != trainer::Task::regression) {
     throw std::invalid_argument("active learning is for regression models");
   }
-  if (plan.initial < 2 || plan.test < 1 || data.rows < plan.initial + plan.test + plan.rounds) {
+  const size_t scored = plan.score_on_pool ? 2 * plan.test : plan.test;
+  if (plan.initial < 2 || plan.test < 1 || data.rows < plan.initial + scored + plan.rounds) {
     throw std::invalid_argument("active learning needs at least initial + test + rounds rows");
+  }
+  if (!(plan.density_width > 0.0) || !std::isfinite(plan.density_width)) {
+    throw std::invalid_argument("the density width must be a positive number");
   }
   for (const Method method : plan.methods) {
     if (method == Method::ep) ep_hidden_units(options);  // fail before any work
@@ -262,8 +235,9 @@ std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
       plan.methods.size(), std::vector<std::vector<ActiveRun>>(
                                plan.strategies.size(), std::vector<ActiveRun>(plan.repeats)));
   parallel_for(plan.repeats, jobs, progress, [&](size_t repeat) {
-    const RepeatSetup setup = setup_repeat(data.rows, plan, repeat);
-    const trainer::Dataset test_rows = data.subset(setup.test);
+    const RepeatSplit setup =
+        split_repeat(data.rows, plan.initial, plan.test, plan.score_on_pool, plan.seed, repeat);
+    const trainer::Dataset test_rows = data.subset(setup.scored);
     const ModelRows test = model_rows(test_rows);
     for (size_t m = 0; m < plan.methods.size(); ++m) {
       for (size_t s = 0; s < plan.strategies.size(); ++s) {

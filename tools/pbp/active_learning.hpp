@@ -40,6 +40,10 @@ enum class Method { pbp, ep };
 const char* method_name(Method method);
 std::optional<Method> parse_method(const std::string& name);
 
+// The density strategies' default kernel width, in units of Scott's bandwidth: chosen once for
+// every data set by the development protocol (score_on_pool), never on test rows (README).
+inline constexpr double kDefaultDensityWidth = 3.0;
+
 struct ActivePlan {
   size_t initial = 20;  // training rows before the first addition
   size_t test = 100;
@@ -49,6 +53,11 @@ struct ActivePlan {
   std::vector<Strategy> strategies;  // each sees the same splits, training seeds and pool order
   std::vector<Method> methods{Method::pbp};  // each sees the same splits and seeds too
   trainer::batch_ep::InputPrior ep_prior = trainer::batch_ep::InputPrior::ard;
+  // Score on `test` rows taken from the pool and leave the split's test rows out altogether:
+  // the development protocol, for choosing a strategy's settings without the test rows.
+  bool score_on_pool = false;
+  // The density strategies' kernel width in units of Scott's bandwidth (pool_density.hpp).
+  double density_width = kDefaultDensityWidth;
 };
 
 // One repeat of one strategy: test figures before the first addition and after each.
@@ -61,7 +70,8 @@ struct ActiveRun {
 
 // Runs every repeat of every method and strategy (repeats spread over `jobs` threads; `progress`
 // counts repeats). Returns runs[method][strategy][repeat]. Regression only; data.rows >= initial +
-// test + rounds and initial >= 2 (std::invalid_argument otherwise). Deterministic for a plan.
+// test + rounds (+ test again with score_on_pool) and initial >= 2 (std::invalid_argument
+// otherwise). Deterministic for a plan.
 std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
     const trainer::Dataset& data, const ActivePlan& plan, const trainer::TrainOptions& options,
     const RecipeSettings& recipe, size_t jobs, ProgressBar& progress);

@@ -22,6 +22,7 @@ const char* const kUsage =
     "usage: pbp active --pool F.csv [--initial 20] [--test 100] [--rounds 9]\n"
     "                  [--strategy S] [--method pbp|ep|both]\n"
     "                  [--ep-prior ard|common|fixed] [--repeats 40] [--jobs N]\n"
+    "                  [--density-width 3] [--score-on test|pool]\n"
     "                  [training options] [--json]\n"
     "\n"
     "Active learning as in the PBP paper (section 5.4; it uses --hidden 10). Each repeat splits\n"
@@ -66,9 +67,16 @@ const char* const kUsage =
     "                    phi per input column and one for the bias, the EP paper's NN-EP-ARD),\n"
     "                    common (one learned phi for every input weight) or fixed (N(0, 0.5))\n"
     "  --repeats N       random splits (default: 40)\n"
+    "  --density-width F the density strategies' kernel width in units of Scott's bandwidth\n"
+    "                    m^(-1/(d+4)) on pool-standardised inputs (default: 3, chosen with\n"
+    "                    --score-on pool on the UCI sets)\n"
+    "  --score-on W      test (default): score on the split's test rows; pool: leave them out\n"
+    "                    altogether and score on --test rows taken from the pool instead (the\n"
+    "                    development protocol: choose settings without ever seeing a test row)\n"
     "  --jobs N          repeats run in parallel (default: hardware threads)\n"
     "  --json            print one JSON object: {\"strategy\", \"repeats\", \"initial\",\n"
-    "                    \"test\", \"pool\", \"rounds\", \"seed\", \"training_rows\",\n"
+    "                    \"test\", \"scored_on\", \"pool\", \"rounds\", \"seed\", "
+    "\"training_rows\",\n"
     "                    \"rmse_mean\", \"rmse_se\", \"loglik_mean\", \"loglik_se\", \"picks\",\n"
     "                    \"rmse_per_repeat\"}: lists with one value per test evaluation (the\n"
     "                    last after the final addition); per repeat, \"picks\" holds the\n"
@@ -97,6 +105,16 @@ ActivePlan active_plan(const ParsedOptions& options, const trainer::TrainOptions
   plan.rounds = count_option(options, "rounds", plan.rounds, 0);
   plan.repeats = count_option(options, "repeats", plan.repeats, 1);
   plan.seed = train.seed;
+  plan.density_width = options.real("density-width", plan.density_width);
+  if (!(plan.density_width > 0.0) || !(plan.density_width < 1e6)) {
+    throw UsageError("--density-width must be a positive number below 1e6, got '" +
+                     options.text("density-width").value_or("") + "'");
+  }
+  const std::string score_on = options.text("score-on").value_or("test");
+  if (score_on != "test" && score_on != "pool") {
+    throw UsageError("--score-on expects test or pool, got '" + score_on + "'");
+  }
+  plan.score_on_pool = score_on == "pool";
   const std::string strategy = options.text("strategy").value_or("variance");
   const auto strategies = parse_strategies(strategy);
   if (!strategies) {
@@ -231,6 +249,7 @@ std::string strategy_json(const ActivePlan& plan, size_t pool, const ActiveSumma
       .add("repeats", static_cast<double>(plan.repeats))
       .add("initial", static_cast<double>(plan.initial))
       .add("test", static_cast<double>(plan.test))
+      .add_raw("scored_on", json_string(plan.score_on_pool ? "pool" : "test"))
       .add("pool", static_cast<double>(pool))
       .add("rounds", static_cast<double>(plan.rounds))
       .add("seed", static_cast<double>(plan.seed))
@@ -322,12 +341,14 @@ int run(const ParsedOptions& options) {
   ParsedOptions data_options = options;  // the loader reads --data
   data_options.values_["data"] = options.required_text("pool");
   const trainer::Dataset data = load_training_data(data_options, train_options);
-  const size_t needed = plan.initial + plan.test + plan.rounds;
+  const size_t scored = plan.score_on_pool ? 2 * plan.test : plan.test;
+  const size_t needed = plan.initial + scored + plan.rounds;
   if (data.rows < needed) {
-    throw std::runtime_error(data.source + ": --initial " + std::to_string(plan.initial) +
-                             " + --test " + std::to_string(plan.test) + " + --rounds " +
-                             std::to_string(plan.rounds) + " need " + std::to_string(needed) +
-                             " rows, the file has " + std::to_string(data.rows));
+    throw std::runtime_error(
+        data.source + ": --initial " + std::to_string(plan.initial) + " + --test " +
+        std::to_string(plan.test) + (plan.score_on_pool ? " (twice, with --score-on pool)" : "") +
+        " + --rounds " + std::to_string(plan.rounds) + " need " + std::to_string(needed) +
+        " rows, the file has " + std::to_string(data.rows));
   }
 
   ProgressBar progress("active learning");
@@ -336,7 +357,7 @@ int run(const ParsedOptions& options) {
   const auto runs = run_active_learning(data, plan, train_options, recipe, jobs, progress);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const size_t pool = data.rows - plan.initial - plan.test;
+  const size_t pool = data.rows - plan.initial - scored;
   std::vector<ActiveSummary> summaries;
   for (const auto& method_runs : runs) summaries.push_back(summarise(plan, method_runs));
   if (options.has("json")) {
@@ -353,9 +374,11 @@ int run(const ParsedOptions& options) {
     return 0;
   }
   std::cout << "active learning on " << data.source << ": " << plan.repeats << " repeats, "
-            << plan.initial << " training / " << plan.test << " test / " << pool << " pool rows, "
-            << plan.rounds << " additions; " << architecture(data.inputs, train_options.hidden)
-            << ", " << train_options.epochs << " epochs, seed " << plan.seed << "\n";
+            << plan.initial << " training / " << plan.test
+            << (plan.score_on_pool ? " scored (from the pool; test rows left out)" : " test")
+            << " / " << pool << " pool rows, " << plan.rounds << " additions; "
+            << architecture(data.inputs, train_options.hidden) << ", " << train_options.epochs
+            << " epochs, seed " << plan.seed << "\n";
   for (size_t m = 0; m < runs.size(); ++m) {
     print_table(plan, summaries[m], plan.methods[m], seconds_per_repeat(runs[m]));
   }
@@ -376,6 +399,8 @@ int command_active(const Arguments& args) {
                              {"method"},
                              {"ep-prior"},
                              {"repeats"},
+                             {"density-width"},
+                             {"score-on"},
                              {"jobs"},
                              {"json", false}}};
   for (const OptionSpec& spec : training_option_specs()) command.options.push_back(spec);

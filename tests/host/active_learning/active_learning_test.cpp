@@ -91,6 +91,41 @@ TEST_F(ActiveLearning, AllStrategiesOnTheSameSplits) {
   EXPECT_EQ(json_value(alone.out, "picks"), json_value(reduction, "picks"));
 }
 
+TEST_F(ActiveLearning, ScoringOnThePoolLeavesTheTestRowsOut) {
+  write_file(path("d.csv"), far_points_csv());
+  const RunResult test = active(path("d.csv"), {"--strategy", "random", "--json"});
+  const RunResult pool =
+      active(path("d.csv"), {"--strategy", "random", "--json", "--score-on", "pool"});
+  ASSERT_EQ(pool.exit_code, 0) << pool.err;
+  EXPECT_EQ(json_value(test.out, "scored_on"), "\"test\"");
+  EXPECT_EQ(json_value(pool.out, "scored_on"), "\"pool\"");
+  EXPECT_EQ(json_value(pool.out, "pool"), "90");  // 200 - 10 training - 50 left out - 50 scored
+  // The same training rows and seeds, other rows scored: round 0's models are the same, their
+  // scores are not.
+  EXPECT_NE(json_value(test.out, "rmse_per_repeat"), json_value(pool.out, "rmse_per_repeat"));
+  const RunResult table = active(path("d.csv"), {"--strategy", "random", "--score-on", "pool"});
+  EXPECT_NE(table.out.find("10 training / 50 scored (from the pool; test rows left out) / 90 pool"),
+            std::string::npos)
+      << table.out;
+}
+
+TEST_F(ActiveLearning, DensityWidthChangesOnlyTheDensityStrategies) {
+  write_file(path("d.csv"), far_points_csv());
+  const auto picks = [&](const std::string& strategy, const std::string& width) {
+    const RunResult run =
+        active(path("d.csv"), {"--strategy", strategy, "--json", "--density-width", width});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return json_value(run.out, "picks");
+  };
+  EXPECT_EQ(picks("density-variance", "3"),
+            json_value(active(path("d.csv"), {"--strategy", "density-variance", "--json"}).out,
+                       "picks"));  // 3 is the default
+  // A narrow kernel gives each row a density of its own, a wide one smooths over the dense part:
+  // the picks differ. The variance rule has no kernel.
+  EXPECT_NE(picks("density-variance", "0.05"), picks("density-variance", "3"));
+  EXPECT_EQ(picks("variance", "0.05"), picks("variance", "3"));
+}
+
 TEST_F(ActiveLearning, TablePerRound) {
   write_file(path("d.csv"), far_points_csv());
   const RunResult table = active(path("d.csv"), {"--strategy", "both"});
@@ -139,6 +174,19 @@ TEST_F(ActiveLearning, OptionErrors) {
       run_pbp({"active", "--pool", d, "--initial", "150", "--test", "50", "--rounds", "1"}), 1,
       d + ": --initial 150 + --test 50 + --rounds 1 need 201 rows, the file has 200");
   expect_error(run_pbp({"active", "--pool", path("missing.csv")}), 1, "missing.csv");
+  expect_error(active(d, {"--score-on", "train"}), 2,
+               "--score-on expects test or pool, got 'train'");
+  expect_error(active(d, {"--density-width", "nan"}), 2, "--density-width expects a number");
+  for (const char* bad : {"0", "-1", "1e9"}) {
+    expect_error(
+        active(d, {"--density-width", bad}), 2,
+        "--density-width must be a positive number below 1e6, got '" + std::string(bad) + "'");
+  }
+  expect_error(run_pbp({"active", "--pool", d, "--initial", "50", "--test", "70", "--rounds", "11",
+                        "--score-on", "pool"}),
+               1,
+               d + ": --initial 50 + --test 70 (twice, with --score-on pool) + --rounds 11 need "
+                   "201 rows, the file has 200");
 }
 
 }  // namespace
