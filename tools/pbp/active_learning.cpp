@@ -221,8 +221,7 @@ std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
   if (options.task != trainer::Task::regression) {
     throw std::invalid_argument("active learning is for regression models");
   }
-  const size_t scored = plan.score_on_pool ? 2 * plan.test : plan.test;
-  if (plan.initial < 2 || plan.test < 1 || data.rows < plan.initial + scored + plan.rounds) {
+  if (plan.initial < 2 || plan.test < 1 || data.rows < rows_needed(plan)) {
     throw std::invalid_argument("active learning needs at least initial + test + rounds rows");
   }
   if (!(plan.density_width > 0.0) || !std::isfinite(plan.density_width)) {

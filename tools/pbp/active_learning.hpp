@@ -60,6 +60,11 @@ struct ActivePlan {
   double density_width = kDefaultDensityWidth;
 };
 
+// The rows a plan needs: initial + test + rounds, and test again with score_on_pool.
+inline size_t rows_needed(const ActivePlan& plan) {
+  return plan.initial + (plan.score_on_pool ? 2 : 1) * plan.test + plan.rounds;
+}
+
 // One repeat of one strategy: test figures before the first addition and after each.
 struct ActiveRun {
   std::vector<double> rmse;    // rounds + 1 values, in original target units
@@ -69,9 +74,8 @@ struct ActiveRun {
 };
 
 // Runs every repeat of every method and strategy (repeats spread over `jobs` threads; `progress`
-// counts repeats). Returns runs[method][strategy][repeat]. Regression only; data.rows >= initial +
-// test + rounds (+ test again with score_on_pool) and initial >= 2 (std::invalid_argument
-// otherwise). Deterministic for a plan.
+// counts repeats). Returns runs[method][strategy][repeat]. Regression only; data.rows >=
+// rows_needed(plan) and initial >= 2 (std::invalid_argument otherwise). Deterministic for a plan.
 std::vector<std::vector<std::vector<ActiveRun>>> run_active_learning(
     const trainer::Dataset& data, const ActivePlan& plan, const trainer::TrainOptions& options,
     const RecipeSettings& recipe, size_t jobs, ProgressBar& progress);

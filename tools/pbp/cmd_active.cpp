@@ -75,12 +75,12 @@ const char* const kUsage =
     "                    development protocol: choose settings without ever seeing a test row)\n"
     "  --jobs N          repeats run in parallel (default: hardware threads)\n"
     "  --json            print one JSON object: {\"strategy\", \"repeats\", \"initial\",\n"
-    "                    \"test\", \"scored_on\", \"pool\", \"rounds\", \"seed\", "
-    "\"training_rows\",\n"
-    "                    \"rmse_mean\", \"rmse_se\", \"loglik_mean\", \"loglik_se\", \"picks\",\n"
-    "                    \"rmse_per_repeat\"}: lists with one value per test evaluation (the\n"
-    "                    last after the final addition); per repeat, \"picks\" holds the\n"
-    "                    0-based data rows added and \"rmse_per_repeat\" the test RMSEs.\n"
+    "                    \"test\", \"scored_on\", \"pool\", \"rounds\", \"seed\",\n"
+    "                    \"training_rows\", \"rmse_mean\", \"rmse_se\", \"loglik_mean\",\n"
+    "                    \"loglik_se\", \"picks\", \"rmse_per_repeat\"}: lists with one value\n"
+    "                    per test evaluation (the last after the final addition); per\n"
+    "                    repeat, \"picks\" holds the 0-based data rows added and\n"
+    "                    \"rmse_per_repeat\" the test RMSEs.\n"
     "                    With several: {\"variance\": {...}, \"random\": {...}, ...}, and\n"
     "                    with random among them, each other strategy's object also has\n"
     "                    \"random_minus_rmse_mean\" and \"random_minus_rmse_se\": random - it,\n"
@@ -341,8 +341,7 @@ int run(const ParsedOptions& options) {
   ParsedOptions data_options = options;  // the loader reads --data
   data_options.values_["data"] = options.required_text("pool");
   const trainer::Dataset data = load_training_data(data_options, train_options);
-  const size_t scored = plan.score_on_pool ? 2 * plan.test : plan.test;
-  const size_t needed = plan.initial + scored + plan.rounds;
+  const size_t needed = rows_needed(plan);
   if (data.rows < needed) {
     throw std::runtime_error(
         data.source + ": --initial " + std::to_string(plan.initial) + " + --test " +
@@ -357,7 +356,7 @@ int run(const ParsedOptions& options) {
   const auto runs = run_active_learning(data, plan, train_options, recipe, jobs, progress);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const size_t pool = data.rows - plan.initial - scored;
+  const size_t pool = data.rows - (needed - plan.rounds);  // before the first addition
   std::vector<ActiveSummary> summaries;
   for (const auto& method_runs : runs) summaries.push_back(summarise(plan, method_runs));
   if (options.has("json")) {
