@@ -23,6 +23,7 @@ namespace {
 
 const char* const kUsage =
     "usage: pbp quantize IN.pbp --storage float16|int8|float32 --out OUT.pbp [--data TRAIN]\n"
+    "                    [--fallback float16|none]\n"
     "\n"
     "Rewrites a model blob with its layers' weight means and variances in another storage type\n"
     "(runtime/FORMAT.md): float16 takes 4 bytes per weight instead of 8, each value rounded to\n"
@@ -46,7 +47,12 @@ const char* const kUsage =
     "                 the rescaled model);\n"
     "                 without it, each to the nearest code. 'pbp train --storage int8' does this\n"
     "                 with its training rows. Use training rows only: the rounding is fitted to "
-    "them.\n";
+    "them.\n"
+    "  --fallback F   int8 with --data: float16 (default) keeps in float16 each layer whose\n"
+    "                 int8 weights would move the predictions on these rows by more than 0.01\n"
+    "                 nats (mean KL) or the epistemic std by more than 2 % (median), the most\n"
+    "                 telling first, until the blob is within both; none keeps every layer\n"
+    "                 int8 (and warns).\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {
@@ -69,6 +75,12 @@ int run(const std::string& path, const ParsedOptions& options) {
   const trainer::Model original = trainer::read_blob(bytes);
   trainer::Model model = original;
   model.weight_storage = storage;
+  model.layer_storage.clear();
+  const bool fallback = parse_int8_fallback(options.text("fallback"));
+  if (options.text("fallback") && !options.text("data")) {
+    throw UsageError("--fallback applies to --storage int8 with --data");
+  }
+  std::vector<Float16Layer> float16_layers;
   std::optional<ModelRows> rows;
   // The weights' changes are measured against the original with the units' scales applied: the
   // same network, weight for weight what the int8 one approximates.
@@ -84,6 +96,9 @@ int run(const std::string& path, const ParsedOptions& options) {
     }
   }
   trainer::check_destination(out);
+  if (rows && fallback && original.weight_storage == format::Storage::float32) {
+    int8_blob_within_goals(bytes, model, rescaled, *rows, float16_layers);
+  }
   const std::vector<uint8_t> blob = trainer::write_blob(model);
   const trainer::Model written = trainer::read_blob(blob);
   ErrorSummary means, variances;
@@ -105,6 +120,7 @@ int run(const std::string& path, const ParsedOptions& options) {
               general(means.absolute, 3).c_str(), general(means.relative, 3).c_str(),
               general(variances.absolute, 3).c_str(), general(variances.relative, 3).c_str());
   if (rows && original.weight_storage == format::Storage::float32) {
+    report_float16_layers(float16_layers, model);
     report_quantisation_fidelity(bytes, blob, *rows, storage_text(storage), "quantize");
   }
   return 0;
@@ -113,7 +129,8 @@ int run(const std::string& path, const ParsedOptions& options) {
 }  // namespace
 
 int command_quantize(const Arguments& args) {
-  const CommandDefinition command{"quantize", kUsage, {{"storage", true}, {"out", true}, {"data"}}};
+  const CommandDefinition command{
+      "quantize", kUsage, {{"storage", true}, {"out", true}, {"data"}, {"fallback"}}};
   // The model path is the one positional argument (the first that is no option's value).
   Arguments options;
   std::vector<std::string> paths;
@@ -124,7 +141,8 @@ int command_quantize(const Arguments& args) {
       continue;
     }
     options.push_back(argument);
-    const bool takes_value = argument == "--storage" || argument == "--out" || argument == "--data";
+    const bool takes_value = argument == "--storage" || argument == "--out" ||
+                             argument == "--data" || argument == "--fallback";
     if (takes_value && i + 1 < args.size()) options.push_back(args[++i]);
   }
   return run_command(command, options, [&](const ParsedOptions& parsed) {

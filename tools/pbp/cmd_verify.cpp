@@ -139,15 +139,16 @@ trainer::Model original_of(const std::vector<uint8_t>& blob, const std::string& 
   const std::vector<uint8_t> original_blob = read_model_file(original_path);
   LoadedModel::open(original_blob, original_path);  // a bad blob fails as every command reports it
   trainer::Model original = trainer::read_blob(original_blob);
-  const format::Storage storage = trainer::read_blob(blob).weight_storage;
+  const trainer::Model decoded = trainer::read_blob(blob);
+  const format::Storage storage = decoded.weight_storage;
   if (original.weight_storage != format::Storage::float32) {
     throw std::runtime_error(original_path + ": --reference needs a float32 blob, this one has " +
                              storage_text(original.weight_storage) + " weights");
   }
   trainer::Model quantised = original;
   quantised.weight_storage = storage;
+  quantised.layer_storage = decoded.layer_storage;  // an int8 model's float16 layers
   if (storage == format::Storage::int8) {  // the blob's own means: same bytes iff only they differ
-    const trainer::Model decoded = trainer::read_blob(blob);
     // and its units' power-of-two scales (int8_unit_scales.hpp), which change no prediction
     trainer::rescale_units(quantised, trainer::unit_exponents_between(original, decoded));
     for (size_t l = 0; l < quantised.layers.size() && l < decoded.layers.size(); ++l) {

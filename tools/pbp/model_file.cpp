@@ -186,6 +186,12 @@ format::Storage parse_weight_storage(const std::string& name) {
   throw UsageError("--storage must be float32, float16 or int8, got '" + name + "'");
 }
 
+bool parse_int8_fallback(const std::optional<std::string>& name) {
+  if (!name || *name == "float16") return true;
+  if (*name == "none") return false;
+  throw UsageError("--fallback must be float16 or none, got '" + *name + "'");
+}
+
 const char* storage_text(format::Storage storage) {
   return storage == format::Storage::float16 ? "float16"
          : storage == format::Storage::int8  ? "int8"

@@ -96,6 +96,9 @@ void open_blob(pbp::Model& model, const void* blob, size_t size, const std::stri
 
 // The storage type named by --storage (float32, float16, int8); UsageError otherwise.
 format::Storage parse_weight_storage(const std::string& name);
+// --fallback float16 (the default: true) or none (false): whether int8 keeps in float16 the
+// layers whose int8 weights move the predictions on the training rows beyond the goals.
+bool parse_int8_fallback(const std::optional<std::string>& name);
 const char* storage_text(format::Storage storage);
 
 // Serialises `model` and writes it atomically; returns the bytes written. An int8 model's means

@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <iostream>
 #include <span>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "evaluation.hpp"
 #include "output.hpp"
+#include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
 
 namespace pbp::cli {
@@ -69,9 +71,7 @@ QuantisationFidelity quantisation_fidelity(const LoadedModel& original,
   return f;
 }
 
-void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
-                                  const std::vector<uint8_t>& quantised_blob, const ModelRows& rows,
-                                  const std::string& storage, const std::string& command) {
+ModelRows rounding_rows(const ModelRows& rows) {
   // The rounding's rows, inputs only (the rows need no labels).
   trainer::Dataset picked;
   picked.source = rows.data.source;
@@ -81,7 +81,99 @@ void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
     ++picked.rows;
   }
   picked.y.assign(picked.rows, 0.0);
-  const ModelRows used = model_rows(std::move(picked));
+  return model_rows(std::move(picked));
+}
+
+namespace {
+// How far beyond the goals a blob is: the larger of its two figures over its goal (<= 1: within).
+double beyond_goals(const QuantisationFidelity& f) {
+  return std::max(f.mean_kl / kFidelityWarningNats, f.epistemic_change / kFidelityWarningEpistemic);
+}
+}  // namespace
+
+std::vector<uint8_t> int8_blob_within_goals(const std::vector<uint8_t>& original_blob,
+                                            trainer::Model& rounded, const trainer::Model& rescaled,
+                                            const ModelRows& rows,
+                                            std::vector<Float16Layer>& kept) {
+  const ModelRows used = rounding_rows(rows);
+  const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
+  const size_t layers = rounded.layers.size();
+  std::vector<format::Storage> storage(layers, format::Storage::int8);
+  // The blob with `storage`: float16 layers take the means before their rounding to the int8 grid.
+  const auto blob_with = [&](const std::vector<format::Storage>& layer_storage) {
+    trainer::Model candidate = rounded;
+    candidate.weight_storage = format::Storage::int8;
+    candidate.layer_storage = layer_storage;
+    for (size_t l = 0; l < layers; ++l) {
+      if (layer_storage[l] == format::Storage::float16) {
+        candidate.layers[l].mean = rescaled.layers[l].mean;
+      }
+    }
+    return std::make_pair(trainer::write_blob(candidate), std::move(candidate));
+  };
+  auto [blob, model] = blob_with(storage);
+  QuantisationFidelity fidelity =
+      quantisation_fidelity(original, LoadedModel::open(blob, "int8 blob"), used);
+  while (beyond_goals(fidelity) > 1.0) {
+    // The layer that brings the blob within the goals at the fewest weights, else closest to them.
+    size_t best_layer = layers;
+    double best = 0.0;
+    QuantisationFidelity best_fidelity;
+    const auto better = [&](double beyond, size_t l) {
+      if (best_layer == layers) return true;
+      if (beyond <= 1.0 && best <= 1.0) {
+        return rounded.layers[l].mean.size() < rounded.layers[best_layer].mean.size();
+      }
+      return beyond < best;
+    };
+    for (size_t l = 0; l < layers; ++l) {
+      if (storage[l] != format::Storage::int8) continue;
+      std::vector<format::Storage> trial = storage;
+      trial[l] = format::Storage::float16;
+      const QuantisationFidelity f = quantisation_fidelity(
+          original, LoadedModel::open(blob_with(trial).first, "mixed blob"), used);
+      if (better(beyond_goals(f), l)) {
+        best_layer = l;
+        best = beyond_goals(f);
+        best_fidelity = f;
+      }
+    }
+    if (best_layer == layers) break;  // every layer float16 already
+    kept.push_back({best_layer, fidelity});
+    storage[best_layer] = format::Storage::float16;
+    fidelity = best_fidelity;
+  }
+  if (kept.empty()) {
+    rounded.layer_storage.clear();
+    return blob;
+  }
+  std::tie(blob, model) = blob_with(storage);
+  rounded = std::move(model);
+  return blob;
+}
+
+void report_float16_layers(const std::vector<Float16Layer>& kept, const trainer::Model& model) {
+  const bool regression = model.task == trainer::Task::regression;
+  for (const Float16Layer& k : kept) {
+    const trainer::Layer& layer = model.layers[k.layer];
+    std::printf(
+        "layer %zu (%u x %u) kept in float16: with it in int8 the predictive KL mean is %s "
+        "nats",
+        k.layer + 1, layer.outputs, layer.row_length(), general(k.int8.mean_kl, 3).c_str());
+    if (regression) {
+      std::printf(", the epistemic std's median change %s %%",
+                  general(100.0 * k.int8.epistemic_change, 3).c_str());
+    }
+    std::printf(" (goals %s nats, %s %%)\n", general(kFidelityWarningNats, 3).c_str(),
+                general(100.0 * kFidelityWarningEpistemic, 3).c_str());
+  }
+  std::fflush(stdout);
+}
+
+void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
+                                  const std::vector<uint8_t>& quantised_blob, const ModelRows& rows,
+                                  const std::string& storage, const std::string& command) {
+  const ModelRows used = rounding_rows(rows);
   const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
   const LoadedModel quantised = LoadedModel::open(quantised_blob, storage + " blob");
   const QuantisationFidelity f = quantisation_fidelity(original, quantised, used);

@@ -64,7 +64,6 @@ double half_rounding_radius(uint16_t h) {
 // (u + 1/2)^2 / u^2 - 1 of w u^2 relative.
 void add_int8_bound(const pbp_layer& layer, size_t count, QuantisationBound& bound) {
   namespace int8 = fmt::int8_weights;
-  bound.storage = "int8";
   const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     bound.mean_absolute =
@@ -85,15 +84,21 @@ void add_int8_bound(const pbp_layer& layer, size_t count, QuantisationBound& bou
 
 QuantisationBound quantisation_bound(const pbp_model& m) {
   QuantisationBound bound;
+  bool int8 = false, half = false;
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+    int8 = int8 || layer.storage == PBP_STORAGE_INT8;
+    half = half || layer.storage == PBP_STORAGE_FLOAT16;
+    bound.storage = int8 && half ? "int8 and float16"
+                    : int8       ? "int8"
+                    : half       ? "float16"
+                                 : "float32";
     if (layer.storage == PBP_STORAGE_INT8) {
       add_int8_bound(layer, count, bound);
       continue;
     }
     if (layer.storage != PBP_STORAGE_FLOAT16) continue;
-    bound.storage = "float16";
     const auto* means = static_cast<const uint16_t*>(layer.stored_mean);
     const auto* variances = static_cast<const uint16_t*>(layer.stored_variance);
     for (size_t i = 0; i < count; ++i) {

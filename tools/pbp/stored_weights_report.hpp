@@ -24,7 +24,9 @@ uint64_t weight_bytes(const pbp_model& m);
 struct QuantisationBound {
   double mean_absolute = 0.0;
   double variance_relative = 0.0;
-  const char* storage = "float32";  // the last quantised layer's storage type
+  // The quantised layers' storage types: "int8", "float16", "int8 and float16" (an int8 model's
+  // float16 fallback layers), or "float32" where none is quantised.
+  const char* storage = "float32";
 };
 QuantisationBound quantisation_bound(const pbp_model& m);
 

@@ -9,7 +9,8 @@
 #   rows (all of them when fewer);
 #   digits 64-50-10 (40 epochs) on a fixed split (every fifth row held out): accuracy and ECE;
 #   sizes: bytes per weight of Boston's blobs and of a 784-400-400-10 network (trained one
-#   epoch on 30 random rows: only its size matters).
+#   epoch on 30 random rows: only its size matters). int8 keeps in float16 the layers `pbp
+#   quantize --data` keeps (--fallback float16): the rows say how many and the bytes per weight.
 # usage: tools/scripts/quantisation_quality.sh PBP DATASETS_DIR [WORK_DIR] [SPLITS]
 # PBP_QUALITY_RECIPE=auto trains the UCI sets with the trainer's default recipe instead of
 # --recipe paper (slower: power's splits take about 35 s each).
@@ -46,7 +47,7 @@ for dir in "$data"/uci/*/; do
 done
 
 results="$work/splits.csv"
-echo "set,split,loglik32,loglik16,loglik8,coverage95_32,coverage95_16,coverage95_8,epistemic16,epistemic8,kl8" |
+echo "set,split,loglik32,loglik16,loglik8,coverage95_32,coverage95_16,coverage95_8,epistemic16,epistemic8,kl8,bpw8,f16layers" |
   tee "$results"
 for entry in "${sets[@]}"; do
   IFS=: read -r name csv split_dir <<<"$entry"
@@ -57,9 +58,13 @@ for entry in "${sets[@]}"; do
     "$pbp" train --data "$work/train.csv" --recipe "$recipe" --seed "$((i + 1))" \
       --out "$work/${name}32.pbp" >/dev/null 2>&1
     "$pbp" quantize "$work/${name}32.pbp" --storage float16 --out "$work/${name}16.pbp" >/dev/null
-    # the mean predictive KL divergence of int8 from float32 on the training rows, as it prints it
-    kl8=$("$pbp" quantize "$work/${name}32.pbp" --storage int8 --data "$work/train.csv" \
-      --out "$work/${name}8.pbp" 2>/dev/null | sed -n 's/.*predictive KL mean \([^,]*\),.*/\1/p')
+    # the mean predictive KL divergence of int8 from float32 on the training rows, as it prints it,
+    # the blob's bytes per weight and how many layers it kept in float16 (--fallback)
+    "$pbp" quantize "$work/${name}32.pbp" --storage int8 --data "$work/train.csv" \
+      --out "$work/${name}8.pbp" >"$work/quantize.txt" 2>/dev/null
+    kl8=$(sed -n 's/.* against float32 on .*predictive KL mean \([^,]*\),.*/\1/p' "$work/quantize.txt")
+    bpw8=$(sed -n 's/^wrote .* bytes (\([0-9.]*\) per weight).*/\1/p' "$work/quantize.txt")
+    f16=$(grep -c 'kept in float16' "$work/quantize.txt" || true)
     for s in 32 16 8; do
       "$pbp" eval --model "$work/$name$s.pbp" --data "$work/test.csv" --json >"$work/eval$s.json"
       "$pbp" predict --model "$work/$name$s.pbp" --data "$work/inputs.csv" --out "$work/p$s.csv"
@@ -68,7 +73,7 @@ for entry in "${sets[@]}"; do
       "$(json_field "$work/eval8.json" loglik),$(json_field "$work/eval32.json" coverage95)," \
       "$(json_field "$work/eval16.json" coverage95),$(json_field "$work/eval8.json" coverage95)," \
       "$(median_epistemic "$work/p32.csv" "$work/p16.csv"),$(median_epistemic "$work/p32.csv" "$work/p8.csv")," \
-      "$kl8" |
+      "$kl8,$bpw8,$f16" |
       tr -d ' ' | tee -a "$results"
   done
 done
@@ -97,7 +102,10 @@ for name in dict.fromkeys(r["set"] for r in rows):
           f" {max(float(x['epistemic8']) for x in r):.2e} (int8: median over the splits"
           f" {statistics.median(float(x['epistemic8']) for x in r):.2e},"
           f" {sum(float(x['epistemic8']) > 0.02 for x in r)} splits over 2 %);"
-          f" KL on the training rows {statistics.mean(float(x['kl8']) for x in r):.2e}")
+          f" KL on the training rows {statistics.mean(float(x['kl8']) for x in r):.2e};"
+          f" {sum(int(x['f16layers']) > 0 for x in r)} splits kept layers in float16"
+          f" ({sum(int(x['f16layers']) for x in r)} layers), bytes per weight"
+          f" {min(float(x['bpw8']) for x in r):.3f} to {max(float(x['bpw8']) for x in r):.3f}")
 PY
 "$pbp" inspect "$work/boston32.pbp" | grep '^weights:'
 "$pbp" inspect "$work/boston16.pbp" | grep '^weights:'

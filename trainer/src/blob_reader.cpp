@@ -1,6 +1,7 @@
 // The model blob reader of the trainer: decodes a blob into a double-precision Model through the
 // layout in format.hpp, so `pbp verify` can compare the trainer's arithmetic with the runtime's
 // on the very weights a device holds.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -171,10 +172,18 @@ Model read_blob(std::span<const uint8_t> blob) {
         static_cast<fmt::Activation>(reader.u32(record + fmt::layer_record::kActivation));
     layer.mean = reader.weights(record + fmt::layer_record::kMean, layer.outputs, false);
     layer.variance = reader.weights(record + fmt::layer_record::kVariance, layer.outputs, true);
-    // pbp_open checked every layer has one storage type; a blob has one for all layers when
-    // written by write_blob, and the first layer's is kept otherwise.
-    if (l == 0) model.weight_storage = reader.storage(record + fmt::layer_record::kMean);
+    // pbp_open checked each layer has one storage type for both tensors.
+    model.layer_storage.push_back(reader.storage(record + fmt::layer_record::kMean));
     model.layers.push_back(std::move(layer));
+  }
+  // One storage for the model where the layers agree; else per layer, and the coarsest overall.
+  model.weight_storage =
+      model.layer_storage.empty()
+          ? fmt::Storage::float32
+          : *std::max_element(model.layer_storage.begin(), model.layer_storage.end());
+  if (std::all_of(model.layer_storage.begin(), model.layer_storage.end(),
+                  [&](fmt::Storage s) { return s == model.weight_storage; })) {
+    model.layer_storage.clear();
   }
 
   const uint32_t s = reader.section(fmt::SectionType::standardisation);

@@ -69,9 +69,19 @@ void check_model(const Model& model) {
   if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT_DATA) {
     throw std::invalid_argument("write_blob: unsupported task");
   }
-  if (model.weight_storage != fmt::Storage::float32 &&
-      model.weight_storage != fmt::Storage::float16 && model.weight_storage != fmt::Storage::int8) {
+  const auto known = [](fmt::Storage s) {
+    return s == fmt::Storage::float32 || s == fmt::Storage::float16 || s == fmt::Storage::int8;
+  };
+  if (!known(model.weight_storage)) {
     throw std::invalid_argument("write_blob: unsupported weight storage");
+  }
+  if (!model.layer_storage.empty()) {
+    if (model.layer_storage.size() != model.layers.size()) {
+      throw std::invalid_argument("write_blob: layer_storage needs one storage per layer");
+    }
+    for (const fmt::Storage s : model.layer_storage) {
+      if (!known(s)) throw std::invalid_argument("write_blob: unsupported weight storage");
+    }
   }
   const float scale = static_cast<float>(model.epistemic_scale);
   if (model.epistemic_scale != 1.0 &&
@@ -373,14 +383,15 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(record + fmt::layer_record::kInputs, layer.inputs);
     out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
     out.put_u32(record + fmt::layer_record::kActivation, static_cast<uint32_t>(layer.activation));
-    if (model.weight_storage == fmt::Storage::int8) {
+    const fmt::Storage storage = model.storage_of(l);
+    if (storage == fmt::Storage::int8) {
       put_int8_weights(out, record, layer, data_at);
       continue;
     }
-    put_weight_tensor(out, record + fmt::layer_record::kMean, layer.mean, model.weight_storage,
-                      false, data_at, "a weight mean");
-    put_weight_tensor(out, record + fmt::layer_record::kVariance, layer.variance,
-                      model.weight_storage, true, data_at, "a weight variance");
+    put_weight_tensor(out, record + fmt::layer_record::kMean, layer.mean, storage, false, data_at,
+                      "a weight mean");
+    put_weight_tensor(out, record + fmt::layer_record::kVariance, layer.variance, storage, true,
+                      data_at, "a weight variance");
   }
   put_tensor(out, standardisation_at + fmt::standardisation_section::kInputMean, s.input_mean,
              data_at, "an input mean");

@@ -135,9 +135,10 @@ TEST_F(Quantize, TrainingWithInt8StorageMatchesQuantizeOnTwoHiddenLayers) {
 }
 
 // With the training rows, quantize and train --storage int8 report how far the int8 blob's
-// predictions are from the float32 blob's on them, and warn where that is more than 0.01 nats (a
-// row whose one mean is 100 times the rest keeps little of the rest on the int8 grid: KL 0.86)
-// or the epistemic std moves by more than 2 % (this model: 0.41 %).
+// predictions are from the float32 blob's on them. Where that is more than 0.01 nats (a row whose
+// one mean is 100 times the rest keeps little of the rest on the int8 grid: KL 0.86) or the
+// epistemic std moves by more than 2 % (this model: 0.41 %), they keep the layer that moves them in
+// float16 (--fallback none: they warn instead).
 TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
   write_file(path("train.csv"), regression_csv(200));
   train("8", "5", "3", "f32.pbp");
@@ -167,19 +168,45 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
   }
   const std::vector<uint8_t> blob = pbp::trainer::write_blob(model);
   write_file(path("outlier.pbp"), std::string(blob.begin(), blob.end()));
-  const RunResult outlier = run_pbp({"quantize", path("outlier.pbp"), "--storage", "int8", "--data",
-                                     path("train.csv"), "--out", path("o.pbp")});
+  const RunResult outlier =
+      run_pbp({"quantize", path("outlier.pbp"), "--storage", "int8", "--data", path("train.csv"),
+               "--out", path("o.pbp"), "--fallback", "none"});
   ASSERT_EQ(outlier.exit_code, 0) << outlier.err;
   EXPECT_NE(outlier.err.find("pbp quantize: warning: int8 weights change this model's predictions"),
             std::string::npos)
       << outlier.out << outlier.err;
   EXPECT_NE(outlier.err.find("--storage float16"), std::string::npos) << outlier.err;
+  // By default the first layer stays float16, the second int8, and the blob is within the goals.
+  const RunResult mixed = run_pbp({"quantize", path("outlier.pbp"), "--storage", "int8", "--data",
+                                   path("train.csv"), "--out", path("m.pbp")});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("layer 1 (8 x 3) kept in float16: with it in int8 the predictive KL "
+                           "mean is "),
+            std::string::npos)
+      << mixed.out;
+  EXPECT_EQ(mixed.out.find("layer 2"), std::string::npos) << mixed.out;
+  EXPECT_EQ(mixed.err.find("warning"), std::string::npos) << mixed.err;
+  const std::string mixed_bytes = read_file(path("m.pbp"));
+  const pbp::trainer::Model mixed_model =
+      pbp::trainer::read_blob(std::vector<uint8_t>(mixed_bytes.begin(), mixed_bytes.end()));
+  ASSERT_EQ(mixed_model.layer_storage.size(), 2u);
+  EXPECT_EQ(mixed_model.layer_storage[0], pbp::format::Storage::float16);
+  EXPECT_EQ(mixed_model.layer_storage[1], pbp::format::Storage::int8);
+  EXPECT_EQ(mixed_model.weight_storage, pbp::format::Storage::int8);
+  const RunResult inspected = run_pbp({"inspect", path("m.pbp")});
+  EXPECT_NE(inspected.out.find("float16"), std::string::npos) << inspected.out;
+  const RunResult mixed_verified = run_pbp({"verify", "--model", path("m.pbp"), "--reference",
+                                            path("outlier.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(mixed_verified.exit_code, 0) << mixed_verified.out << mixed_verified.err;
+  EXPECT_NE(mixed_verified.out.find("tolerance 0.05: PASS"), std::string::npos)
+      << mixed_verified.out;
 
   // One output weight's variance 10^6 times the rest, on a unit that is about 0 on every row: the
   // layer's code scale would put the others on its floor. ReLU units are rescaled to move it out
   // of the way (epistemic std 0.4 %, no warning); erf units cannot be (erf(c a) != c erf(a)):
   // their epistemic std moves by 219 % while the predictive KL stays 0.004 nats.
-  const auto widen = [&](const std::string& from, const std::string& to) {
+  const auto widen = [&](const std::string& from, const std::string& to,
+                         const std::string& fallback) {
     const std::string bytes = read_file(path(from));
     pbp::trainer::Model wide =
         pbp::trainer::read_blob(std::vector<uint8_t>(bytes.begin(), bytes.end()));
@@ -193,11 +220,12 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
     const std::vector<uint8_t> wide_blob = pbp::trainer::write_blob(wide);
     write_file(path(to), std::string(wide_blob.begin(), wide_blob.end()));
     return run_pbp({"quantize", path(to), "--storage", "int8", "--data", path("train.csv"), "--out",
-                    path("w.pbp")});
+                    path("w.pbp"), "--fallback", fallback});
   };
-  const RunResult rescaled = widen("f32.pbp", "wide.pbp");
+  const RunResult rescaled = widen("f32.pbp", "wide.pbp", "float16");
   ASSERT_EQ(rescaled.exit_code, 0) << rescaled.err;
   EXPECT_EQ(rescaled.err.find("warning"), std::string::npos) << rescaled.out << rescaled.err;
+  EXPECT_EQ(rescaled.out.find("kept in float16"), std::string::npos) << rescaled.out;
   // verify --reference reads the units' scales back from the blob and compares the two
   const RunResult verified = run_pbp({"verify", "--model", path("w.pbp"), "--reference",
                                       path("wide.pbp"), "--data", path("train.csv")});
@@ -207,12 +235,17 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
                      "--seed", "3", "--activation", "erf", "--out", path("erf.pbp")})
                 .exit_code,
             0);
-  const RunResult spread = widen("erf.pbp", "wide_erf.pbp");
+  const RunResult spread = widen("erf.pbp", "wide_erf.pbp", "none");
   ASSERT_EQ(spread.exit_code, 0) << spread.err;
   EXPECT_NE(
       spread.err.find("pbp quantize: warning: int8 weights change this model's epistemic std"),
       std::string::npos)
       << spread.out << spread.err;
+  // By default the output layer, whose variances the codes lose, stays float16.
+  const RunResult kept = widen("erf.pbp", "wide_erf.pbp", "float16");
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(kept.out.find("layer 2 (1 x 9) kept in float16"), std::string::npos) << kept.out;
+  EXPECT_EQ(kept.err.find("warning"), std::string::npos) << kept.out << kept.err;
 }
 
 // pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
@@ -255,6 +288,23 @@ TEST_F(Quantize, BadArgumentsLeaveNothing) {
       {"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int4", "--out", path("x.pbp")});
   EXPECT_EQ(storage.exit_code, 2);
   EXPECT_NE(storage.err.find("--storage must be float32, float16 or int8"), std::string::npos);
+  const RunResult fallback = run_pbp({"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int8",
+                                      "--out", path("x.pbp"), "--fallback", "int4"});
+  EXPECT_EQ(fallback.exit_code, 2);
+  EXPECT_NE(fallback.err.find("--fallback must be float16 or none, got 'int4'"), std::string::npos)
+      << fallback.err;
+  const RunResult no_rows = run_pbp({"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int8",
+                                     "--out", path("x.pbp"), "--fallback", "none"});
+  EXPECT_EQ(no_rows.exit_code, 2);
+  EXPECT_NE(no_rows.err.find("--fallback applies to --storage int8 with --data"), std::string::npos)
+      << no_rows.err;
+  write_file(path("train.csv"), regression_csv(20));
+  const RunResult float_training =
+      run_pbp({"train", "--data", path("train.csv"), "--hidden", "4", "--epochs", "1", "--fallback",
+               "none", "--out", path("x.pbp")});
+  EXPECT_EQ(float_training.exit_code, 2);
+  EXPECT_NE(float_training.err.find("--fallback applies to --storage int8"), std::string::npos)
+      << float_training.err;
   const RunResult blob = run_pbp(
       {"quantize", kCorpus + "truncated.pbp", "--storage", "float16", "--out", path("x.pbp")});
   EXPECT_EQ(blob.exit_code, 1);

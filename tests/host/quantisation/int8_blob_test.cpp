@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "pbp/format.hpp"
@@ -33,6 +34,29 @@ struct Opened {  // pbp_open needs a 4-byte aligned blob
 Model as_int8(Model model) {
   model.weight_storage = fmt::Storage::int8;
   return model;
+}
+
+// The runtime's prediction of a 5-input model against the trainer's on its decoded weights, on
+// 20 inputs x_k = 2 sin(step row + k), within the int8 kernel's bound (the test below).
+void expect_predictions_match(const Opened& opened, const Model& decoded, double step) {
+  std::vector<float> workspace(opened.model.workspace_bytes / sizeof(float));
+  for (int row = 0; row < 20; ++row) {
+    std::vector<double> x(5);
+    std::vector<float> xf(5);
+    for (int k = 0; k < 5; ++k) {
+      xf[k] = static_cast<float>(std::sin(step * row + k) * 2.0);
+      x[k] = xf[k];
+    }
+    const pbp::trainer::Prediction expected = pbp::trainer::predict(decoded, x);
+    pbp_prediction p;
+    ASSERT_EQ(pbp_predict(&opened.model, xf.data(), 5, 0.95f, workspace.data(),
+                          workspace.size() * sizeof(float), &p),
+              PBP_OK);
+    EXPECT_NEAR(p.mean, expected.mean,
+                1e-3 * (std::fabs(expected.mean) + std::sqrt(expected.epistemic_variance)));
+    EXPECT_NEAR(p.epistemic_variance, expected.epistemic_variance,
+                1e-3 * expected.epistemic_variance);
+  }
 }
 
 TEST(Int8Blob, EveryWeightWithinHalfAStep) {
@@ -94,24 +118,39 @@ TEST(Int8Blob, PredictionsMatchTheTrainerOnTheDecodedWeights) {
   const Model decoded = pbp::trainer::read_blob(blob);
   const Opened opened(blob);
   ASSERT_EQ(opened.status, PBP_OK);
-  std::vector<float> workspace(opened.model.workspace_bytes / sizeof(float));
-  for (int row = 0; row < 20; ++row) {
-    std::vector<double> x(5);
-    std::vector<float> xf(5);
-    for (int k = 0; k < 5; ++k) {
-      xf[k] = static_cast<float>(std::sin(1.7 * row + k) * 2.0);
-      x[k] = xf[k];
-    }
-    const pbp::trainer::Prediction expected = pbp::trainer::predict(decoded, x);
-    pbp_prediction p;
-    ASSERT_EQ(pbp_predict(&opened.model, xf.data(), 5, 0.95f, workspace.data(),
-                          workspace.size() * sizeof(float), &p),
-              PBP_OK);
-    EXPECT_NEAR(p.mean, expected.mean,
-                1e-3 * (std::fabs(expected.mean) + std::sqrt(expected.epistemic_variance)));
-    EXPECT_NEAR(p.epistemic_variance, expected.epistemic_variance,
-                1e-3 * expected.epistemic_variance);
+  expect_predictions_match(opened, decoded, 1.7);
+}
+
+// Layers of one blob in different storage types (an int8 model's float16 fallback layers): each
+// layer stored and validated in its own, read back per layer with the coarsest as the model's,
+// rewritten to the same bytes, and predicted as the trainer predicts from the decoded weights
+// (only the int8 layer's codes round: within the bound of the test above).
+TEST(Int8Blob, LayersOfDifferentStorage) {
+  Model model = pbp::test_fixtures::random_model(5, {16, 8}, 11);
+  model.weight_storage = fmt::Storage::int8;
+  model.layer_storage = {fmt::Storage::float16, fmt::Storage::int8, fmt::Storage::float32};
+  const Bytes blob = pbp::trainer::write_blob(model);
+  const Opened opened(blob);
+  ASSERT_EQ(opened.status, PBP_OK);
+  EXPECT_EQ(opened.model.layers[0].storage, PBP_STORAGE_FLOAT16);
+  EXPECT_EQ(opened.model.layers[1].storage, PBP_STORAGE_INT8);
+  EXPECT_EQ(opened.model.layers[2].storage, PBP_STORAGE_FLOAT32);
+  const Model decoded = pbp::trainer::read_blob(blob);
+  EXPECT_EQ(decoded.weight_storage, fmt::Storage::int8);
+  EXPECT_EQ(decoded.layer_storage, model.layer_storage);
+  EXPECT_EQ(pbp::trainer::write_blob(decoded), blob);
+  for (size_t i = 0; i < model.layers[2].mean.size(); ++i) {  // float32: exact
+    EXPECT_EQ(decoded.layers[2].mean[i], static_cast<float>(model.layers[2].mean[i]));
   }
+  expect_predictions_match(opened, decoded, 1.3);
+  // One storage per layer or none: any other count is the caller's mistake.
+  model.layer_storage.pop_back();
+  EXPECT_THROW(pbp::trainer::write_blob(model), std::invalid_argument);
+  // Layers that agree read back as one storage.
+  model.layer_storage = {fmt::Storage::float16, fmt::Storage::float16, fmt::Storage::float16};
+  const Model uniform = pbp::trainer::read_blob(pbp::trainer::write_blob(model));
+  EXPECT_EQ(uniform.weight_storage, fmt::Storage::float16);
+  EXPECT_TRUE(uniform.layer_storage.empty());
 }
 
 }  // namespace

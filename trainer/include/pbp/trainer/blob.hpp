@@ -10,19 +10,19 @@
 namespace pbp::trainer {
 
 // The blob of `model`: Gammas and standardisation as float32, the layers' weights in
-// model.weight_storage (float32; float16 rounded from the float32 values; int8 quantised from the
-// values as given, FORMAT.md "Storage type 3"), the metadata as it
+// model.storage_of(layer) (float32; float16 rounded from the float32 values; int8 quantised from
+// the values as given, FORMAT.md "Storage type 3"), the metadata as it
 // is. Throws std::invalid_argument if the model is inconsistent (shapes that do not chain, a value
 // that is not finite in float32, a Gamma with a <= 1, ...): the blob is checked by opening it
 // with the runtime before it is returned, so every blob this returns opens.
 std::vector<uint8_t> write_blob(const Model& model);
 
 // The Model a blob holds, every value decoded and widened to double (weight_storage set to what the
-// blob's layers use): write_blob's inverse up to that rounding (read_blob(write_blob(m)) writes the
-// same bytes again). The blob is validated by the runtime's pbp_open first, so only a blob a device
-// would accept is read; throws std::invalid_argument with the runtime's status text otherwise (and
-// std::runtime_error for an ARD input-prior or Laplace scale entry the runtime skips but that is
-// malformed: decode_input_priors, decode_laplace_scale).
+// blob's layers use; layer_storage too where they differ): write_blob's inverse up to that rounding
+// (read_blob(write_blob(m)) writes the same bytes again). The blob is validated by the runtime's
+// pbp_open first, so only a blob a device would accept is read; throws std::invalid_argument with
+// the runtime's status text otherwise (and std::runtime_error for an ARD input-prior or Laplace
+// scale entry the runtime skips but that is malformed: decode_input_priors, decode_laplace_scale).
 Model read_blob(std::span<const uint8_t> blob);
 
 // `layer`'s weights as an int8 blob stores them (write_blob's rounding, FORMAT.md "Storage type

@@ -89,6 +89,14 @@ struct Model {
   // How the blob stores the layers' weights (write_blob quantises to it; read_blob says what it
   // read, its values already decoded). Prediction in the trainer always uses the values above.
   format::Storage weight_storage = format::Storage::float32;
+  // Per layer, where the layers' storage differs (else empty: weight_storage for every layer). An
+  // int8 model keeps in float16 a layer whose int8 weights would move its predictions beyond the
+  // quantisation goals (`pbp quantize --data`); weight_storage is then the coarsest layer's.
+  std::vector<format::Storage> layer_storage;
+
+  format::Storage storage_of(size_t layer) const {
+    return layer_storage.empty() ? weight_storage : layer_storage[layer];
+  }
 
   uint32_t input_count() const { return layers.empty() ? 0 : layers.front().inputs; }
   uint32_t output_count() const { return layers.empty() ? 0 : layers.back().outputs; }
