@@ -50,9 +50,9 @@ const char* const kUsage =
     "them.\n"
     "  --fallback F   int8 with --data: float16 (default) keeps in float16 each layer whose\n"
     "                 int8 weights would move the predictions on these rows by more than 0.01\n"
-    "                 nats (mean KL) or the epistemic std by more than 2 % (median), the most\n"
-    "                 telling first, until the blob is within both; none keeps every layer\n"
-    "                 int8 (and warns).\n";
+    "                 nats (mean KL) or the epistemic std by more than 2 % (median), one at a\n"
+    "                 time (of those that bring the blob within both, the smallest; else the\n"
+    "                 one that brings it closest); none keeps every layer int8 (and warns).\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {
@@ -97,7 +97,7 @@ int run(const std::string& path, const ParsedOptions& options) {
   }
   trainer::check_destination(out);
   if (rows && fallback && original.weight_storage == format::Storage::float32) {
-    int8_blob_within_goals(bytes, model, rescaled, *rows, float16_layers);
+    float16_layers = keep_float16_layers_within_goals(bytes, model, rescaled, *rows);
   }
   const std::vector<uint8_t> blob = trainer::write_blob(model);
   const trainer::Model written = trainer::read_blob(blob);

@@ -161,9 +161,9 @@ int run(const ParsedOptions& options) {
     model = trainer::read_blob(float32_blob);
     trainer::Model rescaled = model;
     trainer::rescale_units(rescaled, trainer::rescale_and_round_for_int8(model, data));
-    model.weight_storage = storage;
     if (fallback) {
-      int8_blob_within_goals(float32_blob, model, rescaled, model_rows(data), float16_layers);
+      float16_layers =
+          keep_float16_layers_within_goals(float32_blob, model, rescaled, model_rows(data));
     }
   }
   model.weight_storage = storage;

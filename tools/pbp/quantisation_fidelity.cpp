@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <iostream>
 #include <span>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -91,16 +90,15 @@ double beyond_goals(const QuantisationFidelity& f) {
 }
 }  // namespace
 
-std::vector<uint8_t> int8_blob_within_goals(const std::vector<uint8_t>& original_blob,
-                                            trainer::Model& rounded, const trainer::Model& rescaled,
-                                            const ModelRows& rows,
-                                            std::vector<Float16Layer>& kept) {
+std::vector<Float16Layer> keep_float16_layers_within_goals(
+    const std::vector<uint8_t>& original_blob, trainer::Model& rounded,
+    const trainer::Model& rescaled, const ModelRows& rows) {
   const ModelRows used = rounding_rows(rows);
   const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
   const size_t layers = rounded.layers.size();
   std::vector<format::Storage> storage(layers, format::Storage::int8);
-  // The blob with `storage`: float16 layers take the means before their rounding to the int8 grid.
-  const auto blob_with = [&](const std::vector<format::Storage>& layer_storage) {
+  // The model with `storage`: float16 layers take the means before their rounding to the int8 grid.
+  const auto model_with = [&](const std::vector<format::Storage>& layer_storage) {
     trainer::Model candidate = rounded;
     candidate.weight_storage = format::Storage::int8;
     candidate.layer_storage = layer_storage;
@@ -109,11 +107,14 @@ std::vector<uint8_t> int8_blob_within_goals(const std::vector<uint8_t>& original
         candidate.layers[l].mean = rescaled.layers[l].mean;
       }
     }
-    return std::make_pair(trainer::write_blob(candidate), std::move(candidate));
+    return candidate;
   };
-  auto [blob, model] = blob_with(storage);
-  QuantisationFidelity fidelity =
-      quantisation_fidelity(original, LoadedModel::open(blob, "int8 blob"), used);
+  const auto fidelity_with = [&](const std::vector<format::Storage>& layer_storage) {
+    const std::vector<uint8_t> blob = trainer::write_blob(model_with(layer_storage));
+    return quantisation_fidelity(original, LoadedModel::open(blob, "int8 blob"), used);
+  };
+  std::vector<Float16Layer> kept;
+  QuantisationFidelity fidelity = fidelity_with(storage);
   while (beyond_goals(fidelity) > 1.0) {
     // The layer that brings the blob within the goals at the fewest weights, else closest to them.
     size_t best_layer = layers;
@@ -130,8 +131,7 @@ std::vector<uint8_t> int8_blob_within_goals(const std::vector<uint8_t>& original
       if (storage[l] != format::Storage::int8) continue;
       std::vector<format::Storage> trial = storage;
       trial[l] = format::Storage::float16;
-      const QuantisationFidelity f = quantisation_fidelity(
-          original, LoadedModel::open(blob_with(trial).first, "mixed blob"), used);
+      const QuantisationFidelity f = fidelity_with(trial);
       if (better(beyond_goals(f), l)) {
         best_layer = l;
         best = beyond_goals(f);
@@ -143,13 +143,8 @@ std::vector<uint8_t> int8_blob_within_goals(const std::vector<uint8_t>& original
     storage[best_layer] = format::Storage::float16;
     fidelity = best_fidelity;
   }
-  if (kept.empty()) {
-    rounded.layer_storage.clear();
-    return blob;
-  }
-  std::tie(blob, model) = blob_with(storage);
-  rounded = std::move(model);
-  return blob;
+  if (!kept.empty()) rounded = model_with(storage);
+  return kept;
 }
 
 void report_float16_layers(const std::vector<Float16Layer>& kept, const trainer::Model& model) {

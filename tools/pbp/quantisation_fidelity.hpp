@@ -44,19 +44,19 @@ struct Float16Layer {
   QuantisationFidelity int8;
 };
 
-// The int8 blob of `rounded` (rescale_and_round_for_int8's values), with the layers whose int8
-// weights move the predictions on `rows` (rounding_rows') beyond the goals kept in float16: while
+// Keeps in float16 the layers of `rounded` (rescale_and_round_for_int8's values, to be written as
+// int8) whose int8 weights move the predictions on `rows` (rounding_rows') beyond the goals: while
 // the blob's mean KL exceeds kFidelityWarningNats or its epistemic change
 // kFidelityWarningEpistemic, one int8 layer goes to float16: of those that bring the blob within
 // both, the one of fewest weights; if none does, the one that brings the larger of the two ratios
 // to its goal lowest; with `rescaled`'s means (the same network before the rounding of the means).
-// Decided on these rows only. Sets rounded.layer_storage (empty where every layer stays int8) and
-// lists the float16 layers in `kept`, in the order taken.
-std::vector<uint8_t> int8_blob_within_goals(const std::vector<uint8_t>& original_blob,
-                                            trainer::Model& rounded, const trainer::Model& rescaled,
-                                            const ModelRows& rows, std::vector<Float16Layer>& kept);
+// Decided on these rows only. Sets rounded.layer_storage where a layer is kept (else leaves
+// `rounded` as it is) and returns the kept layers in the order taken.
+std::vector<Float16Layer> keep_float16_layers_within_goals(
+    const std::vector<uint8_t>& original_blob, trainer::Model& rounded,
+    const trainer::Model& rescaled, const ModelRows& rows);
 
-// Prints a line per layer int8_blob_within_goals kept in float16.
+// Prints a line per layer keep_float16_layers_within_goals kept in float16.
 void report_float16_layers(const std::vector<Float16Layer>& kept, const trainer::Model& model);
 
 // Measures the two blobs on the rows int8_rounding_rows picks of `rows`, prints one line (for

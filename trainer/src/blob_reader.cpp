@@ -176,7 +176,8 @@ Model read_blob(std::span<const uint8_t> blob) {
     model.layer_storage.push_back(reader.storage(record + fmt::layer_record::kMean));
     model.layers.push_back(std::move(layer));
   }
-  // One storage for the model where the layers agree; else per layer, and the coarsest overall.
+  // One storage for the model where the layers agree; else per layer, and the coarsest overall
+  // (the storage ids rise from float32 to float16 to int8).
   model.weight_storage =
       model.layer_storage.empty()
           ? fmt::Storage::float32
