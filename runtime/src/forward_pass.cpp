@@ -42,7 +42,7 @@ __attribute__((noinline)) void activation_and_next_layer(const pbp_layer& hidden
                                                          float* z_var, float* a_mean,
                                                          float* a_var) {
 #if PBP_WITH_INT8
-  if (hidden.storage == PBP_STORAGE_INT8 && next.storage == PBP_STORAGE_INT8 &&
+  if (format::has_int8_means(hidden.storage) && format::has_int8_means(next.storage) &&
       hidden.activation == PBP_ACTIVATION_RELU) {
     return relu_linear_moments_s8_s16(next, z_mean, z_var, a_mean, a_var);
   }

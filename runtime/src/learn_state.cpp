@@ -13,7 +13,8 @@ static_assert(PBP_LEARN_WORKSPACE_FLOATS(3u, 7u) == learn::update_workspace_elem
 namespace {
 
 // One weight tensor of `layer` into `out`, widened from float16 or decoded from int8 where
-// stored so (format.hpp's int8_weights: one float multiply per weight, the same on every target).
+// stored so (format.hpp's int8_weights and int8_log_variance: one float multiply per weight, the
+// same on every target).
 void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, uint32_t count,
                  float* out) {
   const uint8_t* bytes = static_cast<const uint8_t*>(stored);
@@ -25,7 +26,13 @@ void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, uint
     const float scale = format::load_f32(bytes);
     for (uint32_t i = 0; i < count; ++i)
       out[i] = q::variance<float>(scale, bytes[q::kVarianceCodesOffset + i]);
-  } else if (layer.storage == PBP_STORAGE_INT8) {
+  } else if (layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE && variance) {
+    const float scale = format::load_f32(bytes);
+    for (uint32_t i = 0; i < count; ++i) {
+      out[i] = format::int8_log_variance::variance<float>(
+          scale, bytes[format::int8_weights::kVarianceCodesOffset + i]);
+    }
+  } else if (format::has_int8_means(layer.storage)) {
     namespace q = format::int8_weights;
     const uint32_t row_length = layer.inputs + 1u;
     const uint8_t* codes = bytes + q::mean_codes_offset(layer.outputs);
@@ -65,7 +72,7 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   for (uint32_t l = 0; l < source->layer_count; ++l) {  // the storage types copy_tensor reads
     const uint32_t storage = source->layers[l].storage;
     if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16 &&
-        storage != PBP_STORAGE_INT8)
+        !pbp::format::has_int8_means(storage))
       return PBP_ERR_STORAGE_TYPE;
   }
   if (reinterpret_cast<uintptr_t>(state) % alignof(float) != 0) return PBP_ERR_MISALIGNED_POINTER;

@@ -7,6 +7,8 @@
 // vector (linear_moments_s8_s16.hpp); the sums are then exact integers (any order, the DSP
 // loop's too) and meet float only in their IEEE conversion and a few multiplies per row. The
 // first layer's input is exact (v_z = 0): no C, and B is rounded from A's codes squared.
+// Storage type 4 (int8_log_variance) differs only in v_w = t M 2^(e - 7): its B sum takes
+// M 2^e B_k per weight, still an exact integer.
 // Where the codes live: in place of the input moments, which the pass never reads again
 // (forward_pass's workspace): m_z's n floats hold A's and B's codes (ab, four bytes a unit, in
 // groups of four: linear_moments_s8_s16.hpp), v_z's first n / 2 floats C's.
@@ -216,11 +218,12 @@ __attribute__((always_inline)) inline float times_power_of_two(float x, int32_t 
 template <bool kHasC>
 __attribute__((always_inline)) inline void rescaled_row(
     float mean_sum, float spread_sum, float square_sum, float s, float variance_scale,
-    const LayerScale<float>& scale, const Codes& codes, float* a_mean, float* a_var) {
+    int32_t spread_exponent, const LayerScale<float>& scale, const Codes& codes, float* a_mean,
+    float* a_var) {
   const Split ss = split(s), ws = split(variance_scale);
   *a_mean = times_power_of_two((mean_sum * ss.significand) * scale.mean, ss.exponent + codes.ea);
-  float var =
-      times_power_of_two((spread_sum * ws.significand) * scale.variance, ws.exponent + codes.eb);
+  float var = times_power_of_two((spread_sum * ws.significand) * scale.variance,
+                                 ws.exponent + spread_exponent);
   if constexpr (kHasC) {
     var += times_power_of_two((square_sum * (ss.significand * ss.significand)) * scale.variance,
                               2 * ss.exponent + codes.ec);
@@ -257,7 +260,19 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   const float variance_scale = format::load_f32(variance_bytes);
   const uint8_t* deviations = variance_bytes + int8::kVarianceCodesOffset;
   const float mean_factor = scale_by_power_of_two(scale.mean, codes.ea);
-  const float spread_factor = scale_by_power_of_two(variance_scale, codes.eb) * scale.variance;
+  // Storage type 4's spread sum counts steps of t 2^-7 (format.hpp's int8_log_variance). Its layers
+  // run the same loops (their u^2 B sum unused: one kernel's code on a device) and their own
+  // spread sum after.
+  const bool log_variance = layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE;
+  const int32_t spread_exponent =
+      log_variance ? codes.eb - format::int8_log_variance::kMantissaShift : codes.eb;
+  const float spread_factor =
+      scale_by_power_of_two(variance_scale, spread_exponent) * scale.variance;
+  const auto spread_of = [&](const RowSums& sums, const uint8_t* row_codes)
+      __attribute__((always_inline)) {
+    return log_variance ? to_float(log_spread_sum(row_codes, n, codes.ab, codes.bias_b))
+                        : to_float(sums.spread);
+  };
   const float square_factor = kHasC ? scale_by_power_of_two(scale.variance, codes.ec) : 0.0f;
   // A factor below float's normal range has lost bits the sums would multiply: such a layer (a
   // tiny variance scale, or codes for tiny moments) takes the rows' exact-order path below.
@@ -276,15 +291,15 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
     for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
       const RowSums sums = row_sums_with_bias<false>(q, u, n, codes, bias_a, b_paired_total);
       a_mean[j] = to_float(sums.mean);
-      a_var[j] = to_float(sums.spread);
+      a_var[j] = spread_of(sums, u);
     }
     for (uint32_t j = 0; j < layer.outputs; ++j) {
       const float s = format::load_f32(row_scales + int8::kScaleSize * j);
       const float mean_sum = a_mean[j], spread_sum = a_var[j];
       const float scaled_mean = mean_sum * s;
       if (tiny_factor || is_tiny(scaled_mean)) {
-        rescaled_row<false>(mean_sum, spread_sum, 0.0f, s, variance_scale, scale, codes, a_mean + j,
-                            a_var + j);
+        rescaled_row<false>(mean_sum, spread_sum, 0.0f, s, variance_scale, spread_exponent, scale,
+                            codes, a_mean + j, a_var + j);
       } else {
         a_mean[j] = scaled_mean * mean_factor;
         a_var[j] = spread_sum * spread_factor;
@@ -297,11 +312,11 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
       const float mean_sum = to_float(sums.mean);
       const float scaled_mean = mean_sum * s;
       const float s2 = s * s;
-      const float spread_sum = to_float(sums.spread);
+      const float spread_sum = spread_of(sums, u);
       const float square_sum = to_float(sums.square);
       if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
-        rescaled_row<true>(mean_sum, spread_sum, square_sum, s, variance_scale, scale, codes,
-                           a_mean + j, a_var + j);
+        rescaled_row<true>(mean_sum, spread_sum, square_sum, s, variance_scale, spread_exponent,
+                           scale, codes, a_mean + j, a_var + j);
       } else {
         a_mean[j] = scaled_mean * mean_factor;
         a_var[j] = spread_sum * spread_factor + (square_sum * s2) * square_factor;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pbp/format.hpp"
 #include "pbp/math/bits.hpp"
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -111,6 +112,33 @@ __attribute__((always_inline)) inline float to_float(int64_t x) {  // no frame o
   const float magnitude =
       to_float(x < 0 ? 0u - static_cast<uint64_t>(x) : static_cast<uint64_t>(x));
   return x < 0 ? -magnitude : magnitude;
+}
+
+// An exact sum wider than 64 bits: low + high 2^64 (storage type 4's spread sums).
+struct WideSum {
+  uint64_t low;
+  uint32_t high;
+};
+inline void add_to(WideSum& sum, uint64_t x) {
+  sum.low += x;
+  sum.high += sum.low < x ? 1u : 0u;
+}
+// Its nearest float (ties to even): above 2^64, the top 64 bits rounded with the rest as sticky.
+inline float to_float(const WideSum& x) {
+  if (x.high == 0) return to_float(x.low);
+  const uint64_t top = uint64_t{x.high} << 32 | x.low >> 32;                  // x = top 2^32 + rest
+  const uint32_t shift = 40u - static_cast<uint32_t>(__builtin_clz(x.high));  // bit length - 24
+  const uint64_t dropped = top & ((uint64_t{1} << shift) - 1u);
+  const uint64_t half = uint64_t{1} << (shift - 1u);
+  uint32_t significand = static_cast<uint32_t>(top >> shift);  // 2^23 .. 2^24 - 1
+  const bool sticky = (x.low & 0xFFFFFFFFu) != 0;
+  if (dropped > half || (dropped == half && (sticky || (significand & 1u) != 0))) ++significand;
+  uint32_t exponent = shift + 32u + 150u;
+  if (significand == (1u << 24)) {
+    significand >>= 1;
+    ++exponent;
+  }
+  return float_from_bits((exponent << 23) | (significand & 0x7FFFFFu));
 }
 
 // The high word of a 32 x 32-bit product, floor(a b / 2^32). Cores without a 64-bit multiply
@@ -431,6 +459,38 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   };
   for (uint32_t k = grouped_count(count); k < count; ++k) rest_term(k);  // fewer than 4
   return {mean, total_spread, total_square};
+}
+
+// Storage type 4's spread sum, sum_k M[f_k] 2^e_k B_k over the row's weights and its bias
+// (u_k = 8 e_k + f_k, format.hpp's int8_log_variance; the bias's B is `bias_b`). Each term is
+// below 2^8 2^15 2^31 = 2^54, so a block of kLogBlock terms is exact in 64 bits, and the carries
+// above them in 32 more bits hold any row: the same integers on every target, in any order.
+inline constexpr uint32_t kLogBlock = 1024u;
+__attribute__((always_inline)) inline uint64_t log_term(uint8_t code, int32_t b) {
+  namespace lv = format::int8_log_variance;
+  const uint32_t product = lv::mantissa(code) * static_cast<uint32_t>(b);  // < 2^23
+  const uint32_t e = lv::octave(code);                                     // 0 .. 31
+  // product 2^e in two words, 32-bit shifts only (a 64-bit shift is a library call on Thumb-1)
+  return uint64_t{(product >> 1) >> (31u - e)} << 32 | (product << e);
+}
+template <uint32_t kBlock = kLogBlock>  // (tests: smaller blocks)
+inline WideSum log_spread_sum(const uint8_t* u, uint32_t count, const uint8_t* ab, int32_t bias_b) {
+  static_assert(kBlock % 4u == 0 && kBlock <= kLogBlock, "whole groups, each block below 2^64");
+  WideSum sum{0u, 0u};
+  const uint32_t grouped = grouped_count(count);
+  for (uint32_t k0 = 0; k0 < grouped; k0 += kBlock) {
+    const uint32_t end = grouped - k0 > kBlock ? k0 + kBlock : grouped;
+    uint64_t block = 0;
+    for (uint32_t k = k0; k < end; k += 4u) {
+      const uint8_t* b = ab + 4u * k + 8u;
+      for (uint32_t i = 0; i < 4u; ++i) block += log_term(u[k + i], load_code(b, kGroupOrder[i]));
+    }
+    add_to(sum, block);
+  }
+  uint64_t rest = log_term(u[count], bias_b);
+  for (uint32_t k = grouped; k < count; ++k) rest += log_term(u[k], load_code(ab, 2u * k + 1u));
+  add_to(sum, rest);
+  return sum;
 }
 
 // The loop this build runs (both read the same layout).

@@ -52,8 +52,8 @@ bool valid_scale(float scale) {
   return scale - scale == 0.0f && scale > 0.0f;  // finite (not NaN, not infinite) and positive
 }
 
-// The row scales of the means and the variances' scale valid; every variance code > 0 (its
-// variance w u^2 > 0). Every mean code is valid.
+// The row scales of the means and the variances' scale valid; every square-root variance code
+// > 0 (its variance w u^2 > 0). Every mean code and every logarithmic variance code is valid.
 pbp_status check_int8(const pbp_layer& layer, uint32_t weights) {
   const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
   for (uint32_t j = 0; j < layer.outputs; ++j) {
@@ -62,7 +62,12 @@ pbp_status check_int8(const pbp_layer& layer, uint32_t weights) {
     }
   }
   const uint8_t* variances = static_cast<const uint8_t*>(layer.stored_variance);
-  if (!valid_scale(format::load_f32(variances))) return PBP_ERR_BAD_SCALE;
+  const float variance_scale = format::load_f32(variances);
+  if (!valid_scale(variance_scale)) return PBP_ERR_BAD_SCALE;
+  if (layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE) {
+    // Every logarithmic code is a variance > 0; the scale's bound keeps the largest finite.
+    return variance_scale < format::int8_log_variance::kScaleLimit ? PBP_OK : PBP_ERR_BAD_SCALE;
+  }
   const uint8_t* codes = variances + format::int8_weights::kVarianceCodesOffset;
   for (uint32_t i = 0; i < weights; ++i) {
     if (codes[i] == 0u) return PBP_ERR_NEGATIVE_VARIANCE;
@@ -81,7 +86,7 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   const TensorDescriptor variance = load_descriptor(variance_descriptor);
   const bool known = mean.storage == PBP_STORAGE_FLOAT32 ||
                      (PBP_WITH_FLOAT16 && mean.storage == PBP_STORAGE_FLOAT16) ||
-                     (PBP_WITH_INT8 && mean.storage == PBP_STORAGE_INT8);
+                     (PBP_WITH_INT8 && format::has_int8_means(mean.storage));
   // One storage type per layer: its kernel reads both tensors alike.
   if (!known || variance.storage != mean.storage) return PBP_ERR_STORAGE_TYPE;
   pbp_status status = check_descriptor(mean, false, layer->outputs, weights, tensor_data);
@@ -100,7 +105,7 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   }
 #endif
 #if PBP_WITH_INT8
-  if (mean.storage == PBP_STORAGE_INT8) return check_int8(*layer, weights);
+  if (format::has_int8_means(mean.storage)) return check_int8(*layer, weights);
 #endif
   layer->mean = static_cast<const float*>(layer->stored_mean);
   layer->variance = static_cast<const float*>(layer->stored_variance);

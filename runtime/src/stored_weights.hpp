@@ -31,9 +31,10 @@ void linear_moments_f32(const pbp_layer& layer, bool exact_input, const float* z
 void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z_mean,
                         const float* z_var, float* a_mean, float* a_var);
 
-// linear_moments of an int8 layer (linear_moments_s8_s16.cpp): the unit moments rounded to int16
-// codes with a power-of-two scale per vector, exact integer sums, the scales once per row. It
-// writes the codes over z_mean and z_var (which the pass does not read again).
+// linear_moments of an int8 layer, storage type 3 or 4 (linear_moments_s8_s16.cpp): the unit
+// moments rounded to int16 codes with a power-of-two scale per vector, exact integer sums, the
+// scales once per row. It writes the codes over z_mean and z_var (which the pass does not read
+// again).
 void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
                            float* a_mean, float* a_var);
 
@@ -63,7 +64,7 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
   }
 #endif
 #if PBP_WITH_INT8
-  if (layer.storage == PBP_STORAGE_INT8) {
+  if (format::has_int8_means(layer.storage)) {
     // The runtime's moments are forward_pass's workspace (the standardised input too): writable,
     // and consumed by this layer.
     return detail::linear_moments_s8_s16(layer, kExactInput, const_cast<float*>(z_mean),

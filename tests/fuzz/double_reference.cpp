@@ -50,7 +50,7 @@ struct Units {
 };
 
 // Weight i of row `row` of a layer tensor in its storage type, exactly (float32, float16, or
-// int8 decoded with its scale: exact in double).
+// int8 and logarithmic variance codes decoded with their scales: exact in double).
 struct StoredWeights {
   const void* data;
   uint32_t storage;
@@ -63,8 +63,12 @@ struct StoredWeights {
     if (storage == PBP_STORAGE_FLOAT16) {
       return pbp::format::half_to_float(static_cast<const uint16_t*>(data)[offset + i]);
     }
-    if (storage == PBP_STORAGE_INT8) {
+    if (pbp::format::has_int8_means(storage)) {
       const uint8_t* bytes = static_cast<const uint8_t*>(data);
+      if (variance && storage == PBP_STORAGE_INT8_LOG_VARIANCE) {
+        return pbp::format::int8_log_variance::variance<double>(
+            pbp::format::load_f32(bytes), bytes[int8::kVarianceCodesOffset + offset + i]);
+      }
       if (variance) {
         return int8::variance<double>(pbp::format::load_f32(bytes),
                                       bytes[int8::kVarianceCodesOffset + offset + i]);
@@ -88,7 +92,7 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
   // a power-of-two step per vector with its largest (the bias's 1 included for A and B) coded
   // at >= 16383.5 steps: each within max / 32767 (the first layer's B, A's codes squared and
   // shifted, within 3 max / 32767: 2 |x| half a step of A, plus half a step of its own).
-  const bool int8 = layer.storage == PBP_STORAGE_INT8;
+  const bool int8 = pbp::format::has_int8_means(layer.storage);
   double step_a = 0.0, step_b = 0.0, step_c = 0.0;
   if (int8) {
     double max_a = 1.0, max_b = 1.0, max_c = 0.0;
@@ -113,8 +117,8 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
     double var_sum = vw[n], var_propagated = 0.0, underflow = 0.0;
     // int8: exact integer sums of the codes, then their conversion and the scales: up to 3 more
     // roundings (6 where the bias's mean is added in float); an underflow (kEta) of a scaled sum
-    // comes back multiplied by a scale (s, s^2 or w u^2 <= 65025 w). The codes' rounding: `coded`
-    // and `var_coded` below.
+    // comes back multiplied by a scale (s, s^2 or at most the largest code's variance). The codes'
+    // rounding: `coded` and `var_coded` below.
     double scale_factor = 0.0;
     // The bias's A code is exact (a power of two step up to 1), or where eA > 0 (steps above 1)
     // its term is added in float: 2 roundings and the addition, in `mean_extra` below.
@@ -124,8 +128,12 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
       namespace int8_weights = pbp::format::int8_weights;
       const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
       const double s = pbp::format::load_f32(means + int8_weights::kScaleSize * j);
-      const double w = pbp::format::load_f32(static_cast<const uint8_t*>(layer.stored_variance));
-      scale_factor = 1.0 + s + s * s + 65025.0 * w;
+      const float w = pbp::format::load_f32(static_cast<const uint8_t*>(layer.stored_variance));
+      const double largest_variance =  // the largest code's variance
+          layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE
+              ? pbp::format::int8_log_variance::variance<double>(w, 255)
+              : pbp::format::int8_weights::variance<double>(w, 255);
+      scale_factor = 1.0 + s + s * s + largest_variance;
     }
     double var_inputs = 0.0;  // sum of v_z and its bound, for the int8 underflow term
     for (uint32_t k = 0; k < n; ++k) {

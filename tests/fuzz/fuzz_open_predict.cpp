@@ -67,7 +67,7 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     require(layer.storage == PBP_STORAGE_FLOAT32 || layer.storage == PBP_STORAGE_FLOAT16 ||
-                layer.storage == PBP_STORAGE_INT8,
+                pbp::format::has_int8_means(layer.storage),
             "storage type");
     require(layer.storage != PBP_STORAGE_FLOAT32 ||
                 (layer.mean == layer.stored_mean && layer.variance == layer.stored_variance),

@@ -55,9 +55,10 @@ class BlobReader {
     return values;
   }
   // A layer's weight tensor of `rows` rows: as tensor(), and int8 codes decoded with their
-  // scales (exactly: s_j q and w u^2 are exact in double).
+  // scales (exactly: s_j q, w u^2 and t M 2^(e - 7) are exact in double).
   std::vector<double> weights(size_t descriptor, uint32_t rows, bool variance) const {
-    if (storage(descriptor) != fmt::Storage::int8) return tensor(descriptor);
+    const fmt::Storage kind = storage(descriptor);
+    if (!fmt::has_int8_means(static_cast<uint32_t>(kind))) return tensor(descriptor);
     namespace int8 = fmt::int8_weights;
     const uint32_t count = u32(descriptor + fmt::tensor::kElementCount);
     const size_t start =
@@ -66,7 +67,10 @@ class BlobReader {
     if (variance) {
       const float scale = fmt::load_f32(&blob_[start]);
       for (uint32_t i = 0; i < count; ++i) {
-        values[i] = int8::variance<double>(scale, blob_[start + int8::kVarianceCodesOffset + i]);
+        const uint8_t code = blob_[start + int8::kVarianceCodesOffset + i];
+        values[i] = kind == fmt::Storage::int8_log_variance
+                        ? fmt::int8_log_variance::variance<double>(scale, code)
+                        : int8::variance<double>(scale, code);
       }
       return values;
     }
@@ -177,11 +181,14 @@ Model read_blob(std::span<const uint8_t> blob) {
     model.layers.push_back(std::move(layer));
   }
   // One storage for the model where the layers agree; else per layer, and the coarsest overall
-  // (the storage ids rise from float32 to float16 to int8).
-  model.weight_storage =
-      model.layer_storage.empty()
-          ? fmt::Storage::float32
-          : *std::max_element(model.layer_storage.begin(), model.layer_storage.end());
+  // (the storage ids rise from float32 to float16 to int8; both int8 types count as int8).
+  const auto coarseness = [](fmt::Storage s) {
+    return fmt::has_int8_means(static_cast<uint32_t>(s)) ? fmt::Storage::int8 : s;
+  };
+  model.weight_storage = fmt::Storage::float32;
+  for (const fmt::Storage s : model.layer_storage) {
+    model.weight_storage = std::max(model.weight_storage, coarseness(s));
+  }
   if (std::all_of(model.layer_storage.begin(), model.layer_storage.end(),
                   [&](fmt::Storage s) { return s == model.weight_storage; })) {
     model.layer_storage.clear();

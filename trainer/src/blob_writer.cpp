@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "int8_codes.hpp"
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
 #include "pbp/trainer/atomic_file.hpp"
@@ -70,7 +71,8 @@ void check_model(const Model& model) {
     throw std::invalid_argument("write_blob: unsupported task");
   }
   const auto known = [](fmt::Storage s) {
-    return s == fmt::Storage::float32 || s == fmt::Storage::float16 || s == fmt::Storage::int8;
+    return s == fmt::Storage::float32 || s == fmt::Storage::float16 || s == fmt::Storage::int8 ||
+           s == fmt::Storage::int8_log_variance;
   };
   if (!known(model.weight_storage)) {
     throw std::invalid_argument("write_blob: unsupported weight storage");
@@ -175,58 +177,9 @@ void put_weight_tensor(ByteWriter& out, size_t at, const std::vector<double>& va
   out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 2));
 }
 
-// An int8 scale: `largest / code_max` rounded to float32, at least the smallest normal float (so
-// an all-zero row, or one too small for float, still has a valid scale). Applied to decoded
-// values (largest = scale x code_max exactly) it gives the scale back: quantising is idempotent.
-float int8_scale(double largest, double code_max) {
-  return std::max(static_cast<float>(largest / code_max), std::numeric_limits<float>::min());
-}
-
-// A layer's weight tensors in storage type 3 (format.hpp's int8_weights), from the values as
-// given (in double: an int8 blob's decoded values s_j q and w u^2 are exact there, so writing
-// read_blob's model again gives the same bytes): means to the nearest s_j q with one scale per
-// row, variances to the nearest w u^2 (u rounded as a standard deviation, sqrt(v / w)) with one
-// scale per tensor, u >= 1: rounding never makes a weight look certain.
-// The codes of `layer`'s weights in storage type 3 (the rule above), the values assumed finite in
-// float32.
-struct Int8Codes {
-  std::vector<float> row_scales;
-  std::vector<int8_t> means;
-  float variance_scale = 0.0f;
-  std::vector<uint8_t> variances;
-};
-
-Int8Codes int8_codes(const Layer& layer) {
-  namespace int8 = fmt::int8_weights;
-  const uint32_t row_length = layer.row_length();
-  Int8Codes c;
-  c.means.resize(layer.mean.size());
-  c.variances.resize(layer.variance.size());
-  for (uint32_t j = 0; j < layer.outputs; ++j) {
-    double largest = 0.0;
-    for (uint32_t k = 0; k < row_length; ++k) {
-      largest = std::max(largest, std::fabs(layer.mean[j * row_length + k]));
-    }
-    const float scale = int8_scale(largest, int8::kMeanCodeMax);
-    c.row_scales.push_back(scale);
-    for (uint32_t k = 0; k < row_length; ++k) {
-      const double code = std::clamp(std::nearbyint(layer.mean[j * row_length + k] / scale),
-                                     -double{int8::kMeanCodeMax}, double{int8::kMeanCodeMax});
-      c.means[j * row_length + k] = static_cast<int8_t>(code);
-    }
-  }
-  const double largest = *std::max_element(layer.variance.begin(), layer.variance.end());
-  const double code_max = int8::kVarianceCodeMax;
-  c.variance_scale = int8_scale(largest, code_max * code_max);
-  for (size_t i = 0; i < layer.variance.size(); ++i) {
-    const double code =
-        std::clamp(std::nearbyint(std::sqrt(layer.variance[i] / c.variance_scale)), 1.0, code_max);
-    c.variances[i] = static_cast<uint8_t>(code);
-  }
-  return c;
-}
-
-void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t data_start) {
+// A layer's weight tensors in storage type 3 or 4 (int8_codes.hpp's rules).
+void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, fmt::Storage storage,
+                      size_t data_start) {
   namespace int8 = fmt::int8_weights;
   const uint32_t rows = layer.outputs;
   const uint32_t count = rows * layer.row_length();
@@ -236,7 +189,8 @@ void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t
     if (layer.variance[i] < 0.0)
       throw std::invalid_argument("write_blob: a weight variance is < 0");
   }
-  const Int8Codes codes = int8_codes(layer);
+  const detail::Int8Codes codes =
+      detail::int8_codes(layer, storage == fmt::Storage::int8_log_variance);
   out.align4();
   const size_t mean_at = out.reserve(int8::mean_byte_length(rows, count));
   for (uint32_t j = 0; j < rows; ++j)
@@ -244,7 +198,8 @@ void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t
   for (uint32_t i = 0; i < count; ++i) {
     out.bytes()[mean_at + int8::mean_codes_offset(rows) + i] = static_cast<uint8_t>(codes.means[i]);
   }
-  out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kStorage, PBP_STORAGE_INT8);
+  out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kStorage,
+              static_cast<uint32_t>(storage));
   out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kElementCount, count);
   out.put_u32(record + fmt::layer_record::kMean + fmt::tensor::kOffset,
               static_cast<uint32_t>(mean_at - data_start));
@@ -257,7 +212,8 @@ void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, size_t
   for (uint32_t i = 0; i < count; ++i) {
     out.bytes()[variance_at + int8::kVarianceCodesOffset + i] = codes.variances[i];
   }
-  out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kStorage, PBP_STORAGE_INT8);
+  out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kStorage,
+              static_cast<uint32_t>(storage));
   out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kElementCount, count);
   out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kOffset,
               static_cast<uint32_t>(variance_at - data_start));
@@ -384,8 +340,8 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
     out.put_u32(record + fmt::layer_record::kActivation, static_cast<uint32_t>(layer.activation));
     const fmt::Storage storage = model.storage_of(l);
-    if (storage == fmt::Storage::int8) {
-      put_int8_weights(out, record, layer, data_at);
+    if (fmt::has_int8_means(static_cast<uint32_t>(storage))) {
+      put_int8_weights(out, record, layer, storage, data_at);
       continue;
     }
     put_weight_tensor(out, record + fmt::layer_record::kMean, layer.mean, storage, false, data_at,
@@ -429,14 +385,18 @@ void write_blob_file(const Model& model, const std::string& path) {
   write_file_atomically(path, std::span<const uint8_t>(blob));
 }
 
-Layer int8_decoded(const Layer& layer) {
+Layer int8_decoded(const Layer& layer, fmt::Storage storage) {
   namespace int8 = fmt::int8_weights;
-  const Int8Codes codes = int8_codes(layer);
+  const bool log_variance = storage == fmt::Storage::int8_log_variance;
+  const detail::Int8Codes codes = detail::int8_codes(layer, log_variance);
   Layer decoded = layer;
   const uint32_t row_length = layer.row_length();
   for (size_t i = 0; i < layer.mean.size(); ++i) {
     decoded.mean[i] = int8::mean<double>(codes.row_scales[i / row_length], codes.means[i]);
-    decoded.variance[i] = int8::variance<double>(codes.variance_scale, codes.variances[i]);
+    decoded.variance[i] =
+        log_variance
+            ? fmt::int8_log_variance::variance<double>(codes.variance_scale, codes.variances[i])
+            : int8::variance<double>(codes.variance_scale, codes.variances[i]);
   }
   return decoded;
 }

@@ -118,6 +118,9 @@ enum class Storage : uint32_t {
   // 1 byte per element plus float32 scales (namespace int8_weights). Layer weight tensors only
   // (mean and variance of a layer alike).
   int8 = PBP_STORAGE_INT8,
+  // Type 3's mean tensor; the variances as 8-bit logarithmic codes with one float32 scale
+  // (namespace int8_log_variance). Layer weight tensors only (mean and variance alike).
+  int8_log_variance = PBP_STORAGE_INT8_LOG_VARIANCE,
 };
 
 // The byte length a float tensor of `count` elements has in `storage`, 0 for a storage type
@@ -159,13 +162,43 @@ inline T variance(float scale, uint8_t code) {
 }
 }  // namespace int8_weights
 
+// Storage type 4, for layers whose variances span more binades than type 3's square-root codes
+// hold (FORMAT.md measures why): the mean tensor exactly as type 3's. Variance tensor: one f32
+// scale t, finite, > 0 and below 2^95, then u8 codes u, every value valid: 8 codes per octave over
+// 32 octaves, variance = t M[u % 8] 2^(u / 8 - 7), M[f] = round(128 2^(f / 8)) (so a decode is
+// a table and a shift, and the kernel's sums stay integers). Its byte lengths are type 3's.
+namespace int8_log_variance {
+inline constexpr uint8_t kMantissa[8] = {128, 140, 152, 166, 181, 197, 215, 235};
+inline constexpr int32_t kMantissaShift = 7;  // M[0] = 2^7: code 0 decodes to t
+inline constexpr uint32_t kCodesPerOctave = 8;
+inline constexpr float kScaleLimit = 0x1p95f;  // t M 2^(31 - 7) stays below float's largest
+inline constexpr uint32_t mantissa(uint8_t code) {
+  return kMantissa[code % kCodesPerOctave];
+}
+inline constexpr uint32_t octave(uint8_t code) {
+  return code / kCodesPerOctave;
+}
+// The decoded value: M 2^(u / 8) is exact in float and double (8 significant bits), so a float
+// decode rounds once (the product with t) and a double decode is exact.
+template <class T>
+inline T variance(float scale, uint8_t code) {
+  const T steps = static_cast<T>(uint64_t{mantissa(code)} << octave(code));
+  return static_cast<T>(scale) * (steps / static_cast<T>(1u << kMantissaShift));
+}
+}  // namespace int8_log_variance
+
+// Types 3 and 4: int8 means (the int8 kernel runs both).
+inline constexpr bool has_int8_means(uint32_t storage) {
+  return storage == PBP_STORAGE_INT8 || storage == PBP_STORAGE_INT8_LOG_VARIANCE;
+}
+
 // The byte length of a layer's mean (`variance` false) or variance tensor of `count` elements
 // in `rows` rows, in `storage`; 0 for a storage type this reader does not know.
 inline constexpr uint64_t weight_tensor_byte_length(uint32_t storage, bool variance, uint32_t rows,
                                                     uint32_t count) {
-  return storage != PBP_STORAGE_INT8 ? stored_byte_length(storage, count)
-         : variance                  ? int8_weights::variance_byte_length(count)
-                                     : int8_weights::mean_byte_length(rows, count);
+  return !has_int8_means(storage) ? stored_byte_length(storage, count)
+         : variance               ? int8_weights::variance_byte_length(count)
+                                  : int8_weights::mean_byte_length(rows, count);
 }
 
 enum class Activation : uint32_t {

@@ -11,7 +11,7 @@
  *
  * Memory: the blob stays in flash, read in place; it takes 8 bytes per weight (float32 mean and
  * variance; 4 with float16 weights, PBP_STORAGE_FLOAT16; about 2 with int8 weights,
- * PBP_STORAGE_INT8), 16 per input, 48 per layer and 204
+ * PBP_STORAGE_INT8 or PBP_STORAGE_INT8_LOG_VARIANCE), 16 per input, 48 per layer and 204
  * bytes of structure (FORMAT.md, "Sizes"). RAM is a pbp_model and one workspace of
  * PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
  *
@@ -101,7 +101,8 @@ typedef enum pbp_status {
   /* Values (a check added after the prediction codes). */
   PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean */
   PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range */
-  PBP_ERR_BAD_SCALE = 44,           /* an int8 weight tensor's scale not finite or not > 0 */
+  PBP_ERR_BAD_SCALE = 44,           /* an int8 weight tensor's scale not finite or not > 0
+                                       (logarithmic variance codes: or not below 2^95) */
   /* Learning (pbp_learn.h). */
   PBP_ERR_BAD_TARGET = 45,       /* a target that is not finite, or not a label of the task */
   PBP_ERR_BUFFER_TOO_SMALL = 46, /* learner state or blob output buffer smaller than needed */
@@ -136,6 +137,9 @@ typedef enum pbp_status {
 #define PBP_STORAGE_FLOAT32 1u /* IEEE binary32: 4 bytes per element */
 #define PBP_STORAGE_FLOAT16 2u /* IEEE binary16: 2 bytes per element (layer weights only) */
 #define PBP_STORAGE_INT8 3u    /* int8 codes with float32 scales (layer weights only) */
+/* Type 3's int8 means with 8-bit logarithmic variance codes (layer weights only): for layers
+   whose variances span more than type 3's square-root codes hold (runtime/FORMAT.md). */
+#define PBP_STORAGE_INT8_LOG_VARIANCE 4u
 
 /* Activations (format field). */
 #define PBP_ACTIVATION_LINEAR 0u

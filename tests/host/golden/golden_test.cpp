@@ -78,6 +78,25 @@ const std::vector<Spec>& specs() {
       // The int8 kernel (storage type 3) on the same trained networks.
       {"3-8-1 int8", 3, {8}, 400, 40, 11, 1.0, Activation::relu, format::Storage::int8},
       {"4-16-16-1 int8", 4, {16, 16}, 400, 40, 13, 1.0, Activation::relu, format::Storage::int8},
+      // Storage type 4: the int8 kernel's sums over logarithmic variance codes.
+      {"3-8-1 int8 log variance",
+       3,
+       {8},
+       400,
+       40,
+       11,
+       1.0,
+       Activation::relu,
+       format::Storage::int8_log_variance},
+      {"4-16-16-1 int8 log variance",
+       4,
+       {16, 16},
+       400,
+       40,
+       13,
+       1.0,
+       Activation::relu,
+       format::Storage::int8_log_variance},
   };
   return list;
 }

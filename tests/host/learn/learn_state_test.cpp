@@ -197,6 +197,22 @@ TEST(LearnState, Int8BlobIsDecodedAndWrittenBackAsFloat32) {
   check_write_back(format::Storage::int8, Activation::relu);
 }
 
+// Logarithmic variance codes decode to the trainer's exact values rounded once to float.
+TEST(LearnState, LogVarianceBlobIsDecodedAndWrittenBackAsFloat32) {
+  check_write_back(format::Storage::int8_log_variance, Activation::relu);
+  const std::vector<uint8_t> bytes = write_blob(
+      small_model(Task::regression, Activation::relu, format::Storage::int8_log_variance));
+  const Learner l(bytes);
+  const Model decoded = read_blob(bytes);
+  for (uint32_t layer = 0; layer < l.learner.model.layer_count; ++layer) {
+    const pbp_layer& w = l.learner.model.layers[layer];
+    for (uint32_t i = 0; i < w.outputs * (w.inputs + 1); ++i) {
+      EXPECT_EQ(w.variance[i], static_cast<float>(decoded.layers[layer].variance[i])) << i;
+      EXPECT_EQ(w.mean[i], static_cast<float>(decoded.layers[layer].mean[i])) << i;
+    }
+  }
+}
+
 // The int8 writer may rescale ReLU units by powers of two (int8_unit_scales.hpp); learning on
 // the device from the rescaled network is the rescaled learning, bit for bit (runtime/FORMAT.md).
 TEST(LearnState, RescaledUnitsLearnTheRescaledUpdate) {

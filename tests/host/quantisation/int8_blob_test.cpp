@@ -3,6 +3,7 @@
 // validation, and its int8 kernel against the trainer's double arithmetic on the decoded weights.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -151,6 +152,67 @@ TEST(Int8Blob, LayersOfDifferentStorage) {
   const Model uniform = pbp::trainer::read_blob(pbp::trainer::write_blob(model));
   EXPECT_EQ(uniform.weight_storage, fmt::Storage::float16);
   EXPECT_TRUE(uniform.layer_storage.empty());
+}
+
+// Storage type 4: a layer whose variances span 40 binades (beyond the square-root codes' 16) keeps
+// each within half a logarithmic step of its value (the widest step, 140 / 128, gives 4.6 %),
+// those below t at t, the largest at the top code; rewriting the read model gives the same bytes.
+TEST(Int8Blob, LogarithmicVarianceCodesWithinHalfAStep) {
+  Model model = pbp::test_fixtures::random_model(5, {16, 8}, 5);
+  for (auto& layer : model.layers) {
+    for (size_t i = 0; i < layer.variance.size(); ++i) {
+      layer.variance[i] *= std::ldexp(1.0, -static_cast<int>(i % 41));
+    }
+  }
+  model.weight_storage = fmt::Storage::int8_log_variance;
+  const Bytes blob = pbp::trainer::write_blob(model);
+  const Opened opened(blob);
+  ASSERT_EQ(opened.status, PBP_OK);
+  const Model read = pbp::trainer::read_blob(blob);
+  EXPECT_EQ(read.weight_storage, fmt::Storage::int8);  // both int8 types count as int8
+  ASSERT_EQ(read.layer_storage.size(), model.layers.size());
+  const double half_step = 0.5 * std::log(140.0 / 128.0);
+  for (size_t l = 0; l < model.layers.size(); ++l) {
+    EXPECT_EQ(read.layer_storage[l], fmt::Storage::int8_log_variance);
+    ASSERT_EQ(opened.model.layers[l].storage, PBP_STORAGE_INT8_LOG_VARIANCE);
+    const float t =
+        fmt::load_f32(static_cast<const uint8_t*>(opened.model.layers[l].stored_variance));
+    const std::vector<double>& v = model.layers[l].variance;
+    const size_t top = static_cast<size_t>(std::max_element(v.begin(), v.end()) - v.begin());
+    EXPECT_NEAR(read.layers[l].variance[top] / v[top], 1.0, 1e-6);  // t rounded to float
+    for (size_t i = 0; i < v.size(); ++i) {
+      const double r = read.layers[l].variance[i];
+      if (v[i] <= t) {
+        EXPECT_EQ(r, t) << i;
+      } else {
+        EXPECT_LE(std::fabs(std::log(r / v[i])), half_step * (1 + 1e-9)) << i;
+      }
+    }
+  }
+  EXPECT_EQ(pbp::trainer::write_blob(read), blob);
+}
+
+// The three int8 storages of one model side by side, as --fallback leaves them; predicted within
+// the int8 kernel's bound (PredictionsMatchTheTrainerOnTheDecodedWeights: the activations' codes
+// are the only rounding, the same for both variance codes).
+TEST(Int8Blob, LogarithmicVarianceLayerBesideTheOthers) {
+  Model model = pbp::test_fixtures::random_model(5, {16, 8}, 13);
+  model.weight_storage = fmt::Storage::int8;
+  model.layer_storage = {fmt::Storage::int8, fmt::Storage::int8_log_variance,
+                         fmt::Storage::float16};
+  const Bytes blob = pbp::trainer::write_blob(model);
+  const Opened opened(blob);
+  ASSERT_EQ(opened.status, PBP_OK);
+  EXPECT_EQ(opened.model.layers[1].storage, PBP_STORAGE_INT8_LOG_VARIANCE);
+  const Model decoded = pbp::trainer::read_blob(blob);
+  EXPECT_EQ(decoded.weight_storage, fmt::Storage::int8);
+  EXPECT_EQ(decoded.layer_storage, model.layer_storage);
+  EXPECT_EQ(pbp::trainer::write_blob(decoded), blob);
+  expect_predictions_match(opened, decoded, 1.1);
+  // a variance beyond what t may scale (t < 2^95: the top code's variance below 1.56e38) is
+  // refused, not written
+  model.layers[1].variance[0] = 3e38;
+  EXPECT_THROW(pbp::trainer::write_blob(model), std::invalid_argument);
 }
 
 }  // namespace

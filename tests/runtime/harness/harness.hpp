@@ -25,6 +25,14 @@ void note(const char* format, ...) __attribute__((format(printf, 1, 2)));
 uint32_t float_bits(float value);
 uint64_t double_bits(double value);
 
+// xorshift32: the same pseudo-random sequence on every target (state != 0).
+inline uint32_t next_random(uint32_t& state) {
+  state ^= state << 13;
+  state ^= state >> 17;
+  state ^= state << 5;
+  return state;
+}
+
 }  // namespace pbp_test
 
 #define PBP_TEST_CONCAT_(a, b) a##b

@@ -11,11 +11,8 @@ namespace {
 using namespace pbp::detail::s8_s16;
 
 uint32_t g_state = 12345u;
-uint32_t next_random() {  // xorshift32: the same sequence on every target
-  g_state ^= g_state << 13;
-  g_state ^= g_state >> 17;
-  g_state ^= g_state << 5;
-  return g_state;
+uint32_t next_random() {
+  return pbp_test::next_random(g_state);
 }
 
 }  // namespace

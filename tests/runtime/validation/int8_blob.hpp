@@ -5,6 +5,7 @@
 // every weight replaced by the float value of its int8 decoding.
 #pragma once
 #include "blob_edit.hpp"
+#include "harness.hpp"
 
 namespace pbp_test {
 
@@ -89,6 +90,25 @@ inline EditableBlob& tiny_int8(EditableBlob& blob, bool decoded) {
   }
   reseal(blob);
   return blob;
+}
+
+// The two models' predictions on the tiny blob's rows: means within `tolerance` of max(|mean|, 1),
+// epistemic variances within `tolerance` relative (the int8 tests' bound, argued where used).
+inline void check_tiny_predictions_match(const pbp_model& model, const pbp_model& twin,
+                                         float tolerance) {
+  static float workspace[PBP_WORKSPACE_FLOATS(2, 3)];
+  const auto magnitude = [](float x) { return x < 0.0f ? -x : x; };
+  for (uint32_t r = 0; r < PBP_TINY_ROW_COUNT; ++r) {
+    pbp_prediction a, b;
+    PBP_CHECK_EQ(pbp_predict(&model, pbp_tiny_rows[r], 2, 0.9f, workspace, sizeof workspace, &a),
+                 PBP_OK);
+    PBP_CHECK_EQ(pbp_predict(&twin, pbp_tiny_rows[r], 2, 0.9f, workspace, sizeof workspace, &b),
+                 PBP_OK);
+    const float scale = magnitude(b.mean) > 1.0f ? magnitude(b.mean) : 1.0f;
+    PBP_CHECK(magnitude(a.mean - b.mean) <= tolerance * scale);
+    PBP_CHECK(magnitude(a.epistemic_variance - b.epistemic_variance) <=
+              tolerance * b.epistemic_variance);
+  }
 }
 
 }  // namespace pbp_test

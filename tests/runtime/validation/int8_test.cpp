@@ -30,10 +30,6 @@ uint8_t* tensor_bytes(uint32_t layer, uint32_t tensor) {
   return pbp_test::tensor_element(g_int8, descriptor(layer, tensor), 0);
 }
 
-float magnitude(float x) {
-  return x < 0.0f ? -x : x;
-}
-
 uint32_t rows(uint32_t layer) {
   return fmt::load_u32(pbp_test::layer_record(g_int8, layer) + fmt::layer_record::kOutputs);
 }
@@ -157,19 +153,5 @@ PBP_TEST(int8_predictions_match_the_decoded_float32_blob) {
   PBP_CHECK_EQ(pbp_open(&int8_model, g_int8.bytes, g_int8.size), PBP_OK);
   PBP_CHECK_EQ(pbp_open(&twin_model, g_twin.bytes, g_twin.size), PBP_OK);
   PBP_CHECK_EQ(twin_model.layers[0].storage, PBP_STORAGE_FLOAT32);
-  static float workspace[PBP_WORKSPACE_FLOATS(2, 3)];
-  const float tolerance = 1.0f / 4096.0f;
-  for (uint32_t r = 0; r < PBP_TINY_ROW_COUNT; ++r) {
-    pbp_prediction a, b;
-    PBP_CHECK_EQ(
-        pbp_predict(&int8_model, pbp_tiny_rows[r], 2, 0.9f, workspace, sizeof workspace, &a),
-        PBP_OK);
-    PBP_CHECK_EQ(
-        pbp_predict(&twin_model, pbp_tiny_rows[r], 2, 0.9f, workspace, sizeof workspace, &b),
-        PBP_OK);
-    const float scale = magnitude(b.mean) > 1.0f ? magnitude(b.mean) : 1.0f;
-    PBP_CHECK(magnitude(a.mean - b.mean) <= tolerance * scale);
-    PBP_CHECK(magnitude(a.epistemic_variance - b.epistemic_variance) <=
-              tolerance * b.epistemic_variance);
-  }
+  pbp_test::check_tiny_predictions_match(int8_model, twin_model, 1.0f / 4096.0f);
 }
