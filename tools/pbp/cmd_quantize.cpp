@@ -22,19 +22,22 @@ namespace pbp::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: pbp quantize IN.pbp --storage float16|int8|float32 --out OUT.pbp [--data TRAIN]\n"
-    "                    [--fallback float16|none]\n"
+    "usage: pbp quantize IN.pbp --storage float16|int8|int8-logvar|float32 --out OUT.pbp\n"
+    "                    [--data TRAIN [--fallback auto|float16|none]]\n"
     "\n"
     "Rewrites a model blob with its layers' weight means and variances in another storage type\n"
     "(runtime/FORMAT.md): float16 takes 4 bytes per weight instead of 8, each value rounded to\n"
     "the nearest half (relative error <= 2^-11 for |w| >= 2^-14); int8 about 2 (a mean is s q,\n"
     "q in -127..127 with a scale s per row; a variance w u^2, u in 1..255 with one scale w per\n"
-    "layer). Gammas, standardisation and metadata are kept as they are. Writes OUT atomically\n"
+    "layer; int8-logvar: the same means, a variance t 2^(c/8), c in 0..255, for layers whose\n"
+    "variances span more than 255^2 : 1). Gammas, standardisation and metadata are kept as they "
+    "are. Writes OUT atomically\n"
     "and prints the sizes and the largest rounding error of the means and variances. The result\n"
     "is byte for byte what 'pbp train --storage float16|int8' writes for the same training run\n"
     "(int8: given --data with the training rows).\n"
     "\n"
-    "  --storage S    float16, int8, or float32 (decodes a quantised blob's values into float32)\n"
+    "  --storage S    float16, int8, int8-logvar, or float32 (decodes a quantised blob's values\n"
+    "                 into float32)\n"
     "  --out F        the blob to write\n"
     "  --data F       int8: the model's training rows (a CSV with its inputs, or IDX images).\n"
     "                 The layers are then rounded in order, each first moved to make up for\n"
@@ -48,11 +51,13 @@ const char* const kUsage =
     "                 without it, each to the nearest code. 'pbp train --storage int8' does this\n"
     "                 with its training rows. Use training rows only: the rounding is fitted to "
     "them.\n"
-    "  --fallback F   int8 with --data: float16 (default) keeps in float16 each layer whose\n"
-    "                 int8 weights would move the predictions on these rows by more than 0.01\n"
-    "                 nats (mean KL) or the epistemic std by more than 2 % (median), one at a\n"
-    "                 time (of those that bring the blob within both, the smallest; else the\n"
-    "                 one that brings it closest); none keeps every layer int8 (and warns).\n";
+    "  --fallback F   int8 with --data, while the int8 weights would move the predictions on\n"
+    "                 these rows by more than 0.01 nats (mean KL) or the epistemic std by more\n"
+    "                 than 2 % (median): auto (default) moves one layer at a time from int8 to\n"
+    "                 logarithmic variance codes (no bigger) or from those to float16 (of the\n"
+    "                 steps that bring the blob within both, the one adding fewest bytes, then\n"
+    "                 the smallest layer; else the one that brings it closest); float16 only\n"
+    "                 the steps to float16; none keeps every layer int8 (and warns).\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {
@@ -76,17 +81,18 @@ int run(const std::string& path, const ParsedOptions& options) {
   trainer::Model model = original;
   model.weight_storage = storage;
   model.layer_storage.clear();
-  const bool fallback = parse_int8_fallback(options.text("fallback"));
+  const Int8Fallback fallback = parse_int8_fallback(options.text("fallback"));
+  const bool int8 = format::has_int8_means(static_cast<uint32_t>(storage));
   if (options.text("fallback") && !options.text("data")) {
     throw UsageError("--fallback applies to --storage int8 with --data");
   }
-  std::vector<Float16Layer> float16_layers;
+  std::vector<LayerFallback> fallback_steps;
   std::optional<ModelRows> rows;
   // The weights' changes are measured against the original with the units' scales applied: the
   // same network, weight for weight what the int8 one approximates.
   trainer::Model rescaled = original;
   if (options.text("data")) {
-    if (storage != format::Storage::int8) throw UsageError("--data applies to --storage int8");
+    if (!int8) throw UsageError("--data applies to --storage int8 or int8-logvar");
     const LoadedModel loaded = LoadedModel::open(bytes, path);
     rows = load_model_rows(options, loaded.description(), false);
     // An int8 blob's means are on its grid already: rounding it again would change nothing but,
@@ -96,8 +102,8 @@ int run(const std::string& path, const ParsedOptions& options) {
     }
   }
   trainer::check_destination(out);
-  if (rows && fallback && original.weight_storage == format::Storage::float32) {
-    float16_layers = keep_float16_layers_within_goals(bytes, model, rescaled, *rows);
+  if (rows && original.weight_storage == format::Storage::float32) {
+    fallback_steps = fall_back_within_goals(bytes, model, rescaled, *rows, storage, fallback);
   }
   const std::vector<uint8_t> blob = trainer::write_blob(model);
   const trainer::Model written = trainer::read_blob(blob);
@@ -120,7 +126,7 @@ int run(const std::string& path, const ParsedOptions& options) {
               general(means.absolute, 3).c_str(), general(means.relative, 3).c_str(),
               general(variances.absolute, 3).c_str(), general(variances.relative, 3).c_str());
   if (rows && original.weight_storage == format::Storage::float32) {
-    report_float16_layers(float16_layers, model);
+    report_fallback_layers(fallback_steps, model);
     report_quantisation_fidelity(bytes, blob, *rows, storage_text(storage), "quantize");
   }
   return 0;

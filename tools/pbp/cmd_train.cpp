@@ -29,7 +29,7 @@ const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
     "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
     "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40]\n"
-    "                 [--seed N] [--storage float16|int8 [--fallback float16|none]]\n"
+    "                 [--seed N] [--storage float16|int8 [--fallback auto|float16|none]]\n"
     "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
     "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
     "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
@@ -45,11 +45,14 @@ const char* const kUsage =
     "  --storage S          the weights' storage in the blob: float32 (default, 8 bytes per\n"
     "                       weight), float16 (4 bytes) or int8 (about 2); as 'pbp quantize'\n"
     "                       would make it from the float32 blob (int8: with --data, the means\n"
-    "                       rounded to keep the layers' sums over the training rows)\n"
-    "  --fallback F         int8: float16 (default) keeps in float16 each layer whose int8\n"
-    "                       weights would move the predictions on the training rows by more\n"
-    "                       than 0.01 nats (mean KL) or the epistemic std by more than 2 %\n"
-    "                       (median); none keeps every layer int8 (and warns)\n"
+    "                       rounded to keep the layers' sums over the training rows);\n"
+    "                       int8-logvar: int8 with logarithmic variance codes in every layer\n"
+    "  --fallback F         int8, while its weights would move the predictions on the training\n"
+    "                       rows by more than 0.01 nats (mean KL) or the epistemic std by\n"
+    "                       more than 2 % (median): auto (default) moves one layer at a time\n"
+    "                       to logarithmic variance codes (no bigger), or from those to\n"
+    "                       float16; float16 only to float16; none keeps every layer int8\n"
+    "                       (and warns). As 'pbp quantize --fallback'.\n"
     "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model is\n"
     "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
     "                       mean log-likelihood) on the training set, and on --test if given;\n"
@@ -114,9 +117,10 @@ int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const std::string out = options.required_text("out");
   const format::Storage storage = parse_weight_storage(options.text("storage").value_or("float32"));
-  const bool fallback = parse_int8_fallback(options.text("fallback"));
-  if (options.text("fallback") && storage != format::Storage::int8) {
-    throw UsageError("--fallback applies to --storage int8");
+  const Int8Fallback fallback = parse_int8_fallback(options.text("fallback"));
+  const bool int8 = format::has_int8_means(static_cast<uint32_t>(storage));
+  if (options.text("fallback") && !int8) {
+    throw UsageError("--fallback applies to --storage int8 or int8-logvar");
   }
   const trainer::Dataset data = load_training_data(options, train_options);
   trainer::check_destination(out);  // fail before training, not after
@@ -155,16 +159,14 @@ int run(const ParsedOptions& options) {
   // rows (int8_rounding.hpp), from the float32 blob's values, so that `pbp quantize --data` of
   // that blob gives these bytes.
   std::vector<uint8_t> float32_blob;
-  std::vector<Float16Layer> float16_layers;
-  if (storage == format::Storage::int8) {
+  std::vector<LayerFallback> fallback_steps;
+  if (int8) {
     float32_blob = trainer::write_blob(model);
     model = trainer::read_blob(float32_blob);
     trainer::Model rescaled = model;
     trainer::rescale_units(rescaled, trainer::rescale_and_round_for_int8(model, data));
-    if (fallback) {
-      float16_layers =
-          keep_float16_layers_within_goals(float32_blob, model, rescaled, model_rows(data));
-    }
+    fallback_steps =
+        fall_back_within_goals(float32_blob, model, rescaled, model_rows(data), storage, fallback);
   }
   model.weight_storage = storage;
 
@@ -192,8 +194,9 @@ int run(const ParsedOptions& options) {
   std::cout << "wrote " << out << " (" << bytes << " bytes)\n";
   if (!float32_blob.empty()) {
     std::cout.flush();
-    report_float16_layers(float16_layers, model);
-    report_quantisation_fidelity(float32_blob, written, model_rows(data), "int8", "train");
+    report_fallback_layers(fallback_steps, model);
+    report_quantisation_fidelity(float32_blob, written, model_rows(data), storage_text(storage),
+                                 "train");
   }
   if (curve) {
     const std::string path = options.required_text("curve");

@@ -183,19 +183,22 @@ format::Storage parse_weight_storage(const std::string& name) {
   if (name == "float32") return format::Storage::float32;
   if (name == "float16") return format::Storage::float16;
   if (name == "int8") return format::Storage::int8;
-  throw UsageError("--storage must be float32, float16 or int8, got '" + name + "'");
+  if (name == "int8-logvar") return format::Storage::int8_log_variance;
+  throw UsageError("--storage must be float32, float16, int8 or int8-logvar, got '" + name + "'");
 }
 
-bool parse_int8_fallback(const std::optional<std::string>& name) {
-  if (!name || *name == "float16") return true;
-  if (*name == "none") return false;
-  throw UsageError("--fallback must be float16 or none, got '" + *name + "'");
+Int8Fallback parse_int8_fallback(const std::optional<std::string>& name) {
+  if (!name || *name == "auto") return Int8Fallback::log_variance_then_float16;
+  if (*name == "float16") return Int8Fallback::float16;
+  if (*name == "none") return Int8Fallback::none;
+  throw UsageError("--fallback must be auto, float16 or none, got '" + *name + "'");
 }
 
 const char* storage_text(format::Storage storage) {
-  return storage == format::Storage::float16 ? "float16"
-         : storage == format::Storage::int8  ? "int8"
-                                             : "float32";
+  return storage == format::Storage::float16             ? "float16"
+         : storage == format::Storage::int8              ? "int8"
+         : storage == format::Storage::int8_log_variance ? "int8-logvar"
+                                                         : "float32";
 }
 
 std::vector<uint8_t> save_model(const std::string& path, const trainer::Model& model) {

@@ -94,11 +94,14 @@ std::vector<uint32_t> aligned_copy(const std::vector<uint8_t>& bytes);
 // "<source>: invalid model blob: <text> (<STATUS>)".
 void open_blob(pbp::Model& model, const void* blob, size_t size, const std::string& source);
 
-// The storage type named by --storage (float32, float16, int8); UsageError otherwise.
+// The storage type named by --storage (float32, float16, int8, int8-logvar); UsageError otherwise.
 format::Storage parse_weight_storage(const std::string& name);
-// --fallback float16 (the default: true) or none (false): whether int8 keeps in float16 the
-// layers whose int8 weights move the predictions on the training rows beyond the goals.
-bool parse_int8_fallback(const std::optional<std::string>& name);
+// What an int8 model may do with a layer whose codes move the predictions on the training rows
+// beyond the goals (quantisation_fidelity.hpp): nothing, float16, or logarithmic variance codes
+// (storage type 4, no bigger) first and float16 after.
+enum class Int8Fallback { none, float16, log_variance_then_float16 };
+// --fallback auto (the default: log_variance_then_float16), float16 or none.
+Int8Fallback parse_int8_fallback(const std::optional<std::string>& name);
 const char* storage_text(format::Storage storage);
 
 // Serialises `model` and writes it atomically; returns the bytes written. An int8 model's means

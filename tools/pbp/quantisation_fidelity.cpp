@@ -90,74 +90,94 @@ double beyond_goals(const QuantisationFidelity& f) {
 }
 }  // namespace
 
-std::vector<Float16Layer> keep_float16_layers_within_goals(
-    const std::vector<uint8_t>& original_blob, trainer::Model& rounded,
-    const trainer::Model& rescaled, const ModelRows& rows) {
+std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& original_blob,
+                                                  trainer::Model& rounded,
+                                                  const trainer::Model& rescaled,
+                                                  const ModelRows& rows, format::Storage storage,
+                                                  Int8Fallback fallback) {
   const ModelRows used = rounding_rows(rows);
   const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
   const size_t layers = rounded.layers.size();
-  std::vector<format::Storage> storage(layers, format::Storage::int8);
-  // The model with `storage`: float16 layers take the means before their rounding to the int8 grid.
-  const auto model_with = [&](const std::vector<format::Storage>& layer_storage) {
+  std::vector<format::Storage> layer_storage(layers, storage);
+  // The steps a layer in storage s may take: up the ladder int8 -> logarithmic variance codes ->
+  // float16, one rung or more (a layer the logarithmic codes do not help goes to float16 at once).
+  const auto steps_from = [fallback](format::Storage s) {
+    std::vector<format::Storage> to;
+    if (fallback == Int8Fallback::none || s == format::Storage::float16) return to;
+    if (s == format::Storage::int8 && fallback == Int8Fallback::log_variance_then_float16) {
+      to.push_back(format::Storage::int8_log_variance);
+    }
+    to.push_back(format::Storage::float16);
+    return to;
+  };
+  // The model with `steps`: float16 layers take the means before their rounding to the int8 grid.
+  const auto model_with = [&](const std::vector<format::Storage>& steps) {
     trainer::Model candidate = rounded;
     candidate.weight_storage = format::Storage::int8;
-    candidate.layer_storage = layer_storage;
+    candidate.layer_storage = steps;
     for (size_t l = 0; l < layers; ++l) {
-      if (layer_storage[l] == format::Storage::float16) {
-        candidate.layers[l].mean = rescaled.layers[l].mean;
-      }
+      if (steps[l] == format::Storage::float16) candidate.layers[l].mean = rescaled.layers[l].mean;
     }
     return candidate;
   };
-  const auto fidelity_with = [&](const std::vector<format::Storage>& layer_storage) {
-    const std::vector<uint8_t> blob = trainer::write_blob(model_with(layer_storage));
+  const auto fidelity_with = [&](const std::vector<format::Storage>& steps) {
+    const std::vector<uint8_t> blob = trainer::write_blob(model_with(steps));
     return quantisation_fidelity(original, LoadedModel::open(blob, "int8 blob"), used);
   };
-  std::vector<Float16Layer> kept;
-  QuantisationFidelity fidelity = fidelity_with(storage);
+  // Bytes a step adds: float16 two per weight more than int8, the logarithmic codes none.
+  const auto added_bytes = [&](size_t l, format::Storage to) {
+    return to == format::Storage::float16 ? 2 * rounded.layers[l].mean.size() : size_t{0};
+  };
+  std::vector<LayerFallback> steps;
+  QuantisationFidelity fidelity = fidelity_with(layer_storage);
   while (beyond_goals(fidelity) > 1.0) {
-    // The layer that brings the blob within the goals at the fewest weights, else closest to them.
     size_t best_layer = layers;
+    format::Storage best_to = format::Storage::float16;
     double best = 0.0;
     QuantisationFidelity best_fidelity;
-    const auto better = [&](double beyond, size_t l) {
+    const auto better = [&](double beyond, size_t l, format::Storage to) {
       if (best_layer == layers) return true;
       if (beyond <= 1.0 && best <= 1.0) {
+        const size_t bytes = added_bytes(l, to), best_bytes = added_bytes(best_layer, best_to);
+        if (bytes != best_bytes) return bytes < best_bytes;
         return rounded.layers[l].mean.size() < rounded.layers[best_layer].mean.size();
       }
       return beyond < best;
     };
     for (size_t l = 0; l < layers; ++l) {
-      if (storage[l] != format::Storage::int8) continue;
-      std::vector<format::Storage> trial = storage;
-      trial[l] = format::Storage::float16;
-      const QuantisationFidelity f = fidelity_with(trial);
-      if (better(beyond_goals(f), l)) {
-        best_layer = l;
-        best = beyond_goals(f);
-        best_fidelity = f;
+      for (const format::Storage to : steps_from(layer_storage[l])) {
+        std::vector<format::Storage> trial = layer_storage;
+        trial[l] = to;
+        const QuantisationFidelity f = fidelity_with(trial);
+        if (better(beyond_goals(f), l, to)) {
+          best_layer = l;
+          best_to = to;
+          best = beyond_goals(f);
+          best_fidelity = f;
+        }
       }
     }
-    if (best_layer == layers) break;  // every layer float16 already
-    kept.push_back({best_layer, fidelity});
-    storage[best_layer] = format::Storage::float16;
+    if (best_layer == layers) break;  // every layer at the ladder's top already
+    steps.push_back({best_layer, best_to, fidelity});
+    layer_storage[best_layer] = best_to;
     fidelity = best_fidelity;
   }
-  if (!kept.empty()) rounded = model_with(storage);
-  return kept;
+  if (!steps.empty()) rounded = model_with(layer_storage);
+  return steps;
 }
 
-void report_float16_layers(const std::vector<Float16Layer>& kept, const trainer::Model& model) {
+void report_fallback_layers(const std::vector<LayerFallback>& steps, const trainer::Model& model) {
   const bool regression = model.task == trainer::Task::regression;
-  for (const Float16Layer& k : kept) {
+  for (const LayerFallback& k : steps) {
     const trainer::Layer& layer = model.layers[k.layer];
-    std::printf(
-        "layer %zu (%u x %u) kept in float16: with it in int8 the predictive KL mean is %s "
-        "nats",
-        k.layer + 1, layer.outputs, layer.row_length(), general(k.int8.mean_kl, 3).c_str());
+    const bool to_float16 = k.storage == format::Storage::float16;
+    std::printf("layer %zu (%u x %u) %s: before, the predictive KL mean was %s nats", k.layer + 1,
+                layer.outputs, layer.row_length(),
+                to_float16 ? "kept in float16" : "takes logarithmic variance codes",
+                general(k.before.mean_kl, 3).c_str());
     if (regression) {
       std::printf(", the epistemic std's median change %s %%",
-                  general(100.0 * k.int8.epistemic_change, 3).c_str());
+                  general(100.0 * k.before.epistemic_change, 3).c_str());
     }
     std::printf(" (goals %s nats, %s %%)\n", general(kFidelityWarningNats, 3).c_str(),
                 general(100.0 * kFidelityWarningEpistemic, 3).c_str());

@@ -38,27 +38,30 @@ QuantisationFidelity quantisation_fidelity(const LoadedModel& original,
 // only: where quantize and train measure a blob.
 ModelRows rounding_rows(const ModelRows& rows);
 
-// A layer an int8 model keeps in float16, and how far the blob with it in int8 was from float32.
-struct Float16Layer {
+// A layer an int8 model moved up its fallback ladder, where to, and how far the blob was from
+// float32 before the move.
+struct LayerFallback {
   size_t layer = 0;
-  QuantisationFidelity int8;
+  format::Storage storage = format::Storage::float16;
+  QuantisationFidelity before;
 };
-
-// Keeps in float16 the layers of `rounded` (rescale_and_round_for_int8's values, to be written as
-// int8) whose int8 weights move the predictions on `rows` (rounding_rows') beyond the goals: while
-// the blob's mean KL exceeds kFidelityWarningNats or its epistemic change
-// kFidelityWarningEpistemic, one int8 layer goes to float16: of those that bring the blob within
-// both, the one of fewest weights; if none does, the one that brings the larger of the two ratios
-// to its goal lowest; with `rescaled`'s means (the same network before the rounding of the means).
-// Decided on these rows only. Sets rounded.layer_storage where a layer is kept (else leaves
-// `rounded` as it is) and returns the kept layers in the order taken.
-std::vector<Float16Layer> keep_float16_layers_within_goals(
-    const std::vector<uint8_t>& original_blob, trainer::Model& rounded,
-    const trainer::Model& rescaled, const ModelRows& rows);
-
-// Prints a line per layer keep_float16_layers_within_goals kept in float16.
-void report_float16_layers(const std::vector<Float16Layer>& kept, const trainer::Model& model);
-
+// Moves up the ladder (int8 -> logarithmic variance codes -> float16, as `fallback` allows) the
+// layers of `rounded` (rescale_and_round_for_int8's values, to be written in `storage`, int8 or
+// int8_log_variance) whose codes move the predictions on `rows` (rounding_rows') beyond the goals:
+// while the blob's mean KL exceeds kFidelityWarningNats or its epistemic change
+// kFidelityWarningEpistemic, one layer goes up one or both rungs: of the steps that bring the blob
+// within both, the one adding the fewest bytes (logarithmic codes add none; ties: the fewest
+// weights); if none does, the one that brings the larger of the two ratios to its goal lowest.
+// float16 layers take `rescaled`'s means (the same network before the rounding of the means).
+// Decided on these rows only. Sets rounded.layer_storage where a layer moved (else leaves `rounded`
+// as it is) and returns the steps in the order taken.
+std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& original_blob,
+                                                  trainer::Model& rounded,
+                                                  const trainer::Model& rescaled,
+                                                  const ModelRows& rows, format::Storage storage,
+                                                  Int8Fallback fallback);
+// Prints a line per step fall_back_within_goals took.
+void report_fallback_layers(const std::vector<LayerFallback>& steps, const trainer::Model& model);
 // Measures the two blobs on the rows int8_rounding_rows picks of `rows`, prints one line (for
 // `storage`, e.g. "int8") and, above kFidelityWarningNats or kFidelityWarningEpistemic, a
 // warning on stderr.

@@ -9,11 +9,13 @@
 #   rows (all of them when fewer);
 #   digits 64-50-10 (40 epochs) on a fixed split (every fifth row held out): accuracy and ECE;
 #   sizes: bytes per weight of Boston's blobs and of a 784-400-400-10 network (trained one
-#   epoch on 30 random rows: only its size matters). int8 keeps in float16 the layers `pbp
-#   quantize --data` keeps (--fallback float16): the rows say how many and the bytes per weight.
+#   epoch on 30 random rows: only its size matters). int8 moves the layers `pbp quantize --data`
+#   moves to logarithmic variance codes or float16 (--fallback, PBP_QUALITY_FALLBACK, default
+#   auto): the rows say how many of each (f16layers, logvar_layers) and the bytes per weight.
 # usage: tools/scripts/quantisation_quality.sh PBP DATASETS_DIR [WORK_DIR] [SPLITS]
 # PBP_QUALITY_RECIPE=auto trains the UCI sets with the trainer's default recipe instead of
-# --recipe paper (slower: power's splits take about 35 s each).
+# --recipe paper (slower: power's splits take about 35 s each). PBP_QUALITY_FIRST_SPLIT=K starts
+# at split K (two processes can share the splits).
 # Prints one CSV row per data set and split, then the summary per data set.
 set -euo pipefail
 pbp=$1
@@ -21,6 +23,8 @@ data=$2
 work=${3:-$(mktemp -d)}
 splits=${4:-20}
 recipe=${PBP_QUALITY_RECIPE:-paper}
+fallback=${PBP_QUALITY_FALLBACK:-auto}   # pbp quantize --fallback
+first_split=${PBP_QUALITY_FIRST_SPLIT:-0}
 mkdir -p "$work"
 
 # Rows of CSV $1 whose 0-based data-row index is listed in $2, with the header, into $3.
@@ -47,12 +51,12 @@ for dir in "$data"/uci/*/; do
 done
 
 results="$work/splits.csv"
-echo "set,split,loglik32,loglik16,loglik8,coverage95_32,coverage95_16,coverage95_8,epistemic16,epistemic8,kl8,bpw8,f16layers" |
+echo "set,split,loglik32,loglik16,loglik8,coverage95_32,coverage95_16,coverage95_8,epistemic16,epistemic8,kl8,bpw8,f16layers,logvar_layers" |
   tee "$results"
 for entry in "${sets[@]}"; do
   IFS=: read -r name csv split_dir <<<"$entry"
   head -n 1001 "$csv" >"$work/inputs.csv"
-  for i in $(seq 0 $((splits - 1))); do
+  for i in $(seq "$first_split" $((splits - 1))); do
     rows_by_index "$csv" "$split_dir/index_train_$i.txt" "$work/train.csv"
     rows_by_index "$csv" "$split_dir/index_test_$i.txt" "$work/test.csv"
     "$pbp" train --data "$work/train.csv" --recipe "$recipe" --seed "$((i + 1))" \
@@ -61,10 +65,11 @@ for entry in "${sets[@]}"; do
     # the mean predictive KL divergence of int8 from float32 on the training rows, as it prints it,
     # the blob's bytes per weight and how many layers it kept in float16 (--fallback)
     "$pbp" quantize "$work/${name}32.pbp" --storage int8 --data "$work/train.csv" \
-      --out "$work/${name}8.pbp" >"$work/quantize.txt" 2>/dev/null
+      --fallback "$fallback" --out "$work/${name}8.pbp" >"$work/quantize.txt" 2>/dev/null
     kl8=$(sed -n 's/.* against float32 on .*predictive KL mean \([^,]*\),.*/\1/p' "$work/quantize.txt")
     bpw8=$(sed -n 's/^wrote .* bytes (\([0-9.]*\) per weight).*/\1/p' "$work/quantize.txt")
     f16=$(grep -c 'kept in float16' "$work/quantize.txt" || true)
+    logvar=$(grep -c 'takes logarithmic variance codes' "$work/quantize.txt" || true)
     for s in 32 16 8; do
       "$pbp" eval --model "$work/$name$s.pbp" --data "$work/test.csv" --json >"$work/eval$s.json"
       "$pbp" predict --model "$work/$name$s.pbp" --data "$work/inputs.csv" --out "$work/p$s.csv"
@@ -73,7 +78,7 @@ for entry in "${sets[@]}"; do
       "$(json_field "$work/eval8.json" loglik),$(json_field "$work/eval32.json" coverage95)," \
       "$(json_field "$work/eval16.json" coverage95),$(json_field "$work/eval8.json" coverage95)," \
       "$(median_epistemic "$work/p32.csv" "$work/p16.csv"),$(median_epistemic "$work/p32.csv" "$work/p8.csv")," \
-      "$kl8,$bpw8,$f16" |
+      "$kl8,$bpw8,$f16,$logvar" |
       tr -d ' ' | tee -a "$results"
   done
 done

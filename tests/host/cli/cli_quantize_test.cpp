@@ -176,12 +176,12 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
             std::string::npos)
       << outlier.out << outlier.err;
   EXPECT_NE(outlier.err.find("--storage float16"), std::string::npos) << outlier.err;
-  // By default the first layer stays float16, the second int8, and the blob is within the goals.
+  // By default the first layer stays float16 (logarithmic variance codes would not help its
+  // means), the second int8, and the blob is within the goals.
   const RunResult mixed = run_pbp({"quantize", path("outlier.pbp"), "--storage", "int8", "--data",
                                    path("train.csv"), "--out", path("m.pbp")});
   ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
-  EXPECT_NE(mixed.out.find("layer 1 (8 x 3) kept in float16: with it in int8 the predictive KL "
-                           "mean is "),
+  EXPECT_NE(mixed.out.find("layer 1 (8 x 3) kept in float16: before, the predictive KL mean was "),
             std::string::npos)
       << mixed.out;
   EXPECT_EQ(mixed.out.find("layer 2"), std::string::npos) << mixed.out;
@@ -246,6 +246,26 @@ TEST_F(Quantize, ReportsAndWarnsHowFarInt8PredictionsMove) {
   ASSERT_EQ(kept.exit_code, 0) << kept.err;
   EXPECT_NE(kept.out.find("layer 2 (1 x 9) kept in float16"), std::string::npos) << kept.out;
   EXPECT_EQ(kept.err.find("warning"), std::string::npos) << kept.out << kept.err;
+  // --fallback auto: the logarithmic variance codes span the 10^6 (a blob no bigger than int8's).
+  ASSERT_EQ(widen("erf.pbp", "wide_erf.pbp", "none").exit_code, 0);
+  const std::string all_int8 = read_file(path("w.pbp"));
+  const RunResult logarithmic = widen("erf.pbp", "wide_erf.pbp", "auto");
+  ASSERT_EQ(logarithmic.exit_code, 0) << logarithmic.err;
+  EXPECT_NE(logarithmic.out.find("layer 2 (1 x 9) takes logarithmic variance codes"),
+            std::string::npos)
+      << logarithmic.out;
+  EXPECT_EQ(logarithmic.out.find("float16"), std::string::npos) << logarithmic.out;
+  EXPECT_EQ(logarithmic.err.find("warning"), std::string::npos) << logarithmic.err;
+  const std::string log_bytes = read_file(path("w.pbp"));
+  const pbp::trainer::Model log_model =
+      pbp::trainer::read_blob(std::vector<uint8_t>(log_bytes.begin(), log_bytes.end()));
+  ASSERT_EQ(log_model.layer_storage.size(), 2u);
+  EXPECT_EQ(log_model.layer_storage[0], pbp::format::Storage::int8);
+  EXPECT_EQ(log_model.layer_storage[1], pbp::format::Storage::int8_log_variance);
+  EXPECT_EQ(log_bytes.size(), all_int8.size());
+  const RunResult log_verified = run_pbp({"verify", "--model", path("w.pbp"), "--reference",
+                                          path("wide_erf.pbp"), "--data", path("train.csv")});
+  EXPECT_EQ(log_verified.exit_code, 0) << log_verified.out << log_verified.err;
 }
 
 // pbp verify --reference: a quantised blob against its float32 original, with the quantisation's
@@ -276,6 +296,19 @@ TEST_F(Quantize, VerifyAgainstTheFloat32Original) {
                      path("train.csv"), "--tolerance", "1e-5"})
                 .exit_code,
             1);
+  // Every layer with logarithmic variance codes: the same checks, the same tolerances.
+  ASSERT_EQ(
+      run_pbp({"quantize", path("f32.pbp"), "--storage", "int8-logvar", "--out", path("lv.pbp")})
+          .exit_code,
+      0);
+  const RunResult log_verified = run_pbp({"verify", "--model", path("lv.pbp"), "--reference",
+                                          path("f32.pbp"), "--data", path("train.csv")});
+  EXPECT_NE(log_verified.out.find("tolerance 0.05: PASS"), std::string::npos) << log_verified.out;
+  const RunResult log_own =
+      run_pbp({"verify", "--model", path("lv.pbp"), "--data", path("train.csv")});
+  EXPECT_NE(log_own.out.find("tolerance 0.005: PASS"), std::string::npos) << log_own.out;
+  const RunResult log_inspected = run_pbp({"inspect", path("lv.pbp")});
+  EXPECT_NE(log_inspected.out.find("int8-logvar weights"), std::string::npos) << log_inspected.out;
   const RunResult other = run_pbp({"verify", "--model", path("i8.pbp"), "--reference",
                                    path("other.pbp"), "--data", path("train.csv")});
   EXPECT_EQ(other.exit_code, 1);
@@ -287,11 +320,13 @@ TEST_F(Quantize, BadArgumentsLeaveNothing) {
   const RunResult storage = run_pbp(
       {"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int4", "--out", path("x.pbp")});
   EXPECT_EQ(storage.exit_code, 2);
-  EXPECT_NE(storage.err.find("--storage must be float32, float16 or int8"), std::string::npos);
+  EXPECT_NE(storage.err.find("--storage must be float32, float16, int8 or int8-logvar"),
+            std::string::npos);
   const RunResult fallback = run_pbp({"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int8",
                                       "--out", path("x.pbp"), "--fallback", "int4"});
   EXPECT_EQ(fallback.exit_code, 2);
-  EXPECT_NE(fallback.err.find("--fallback must be float16 or none, got 'int4'"), std::string::npos)
+  EXPECT_NE(fallback.err.find("--fallback must be auto, float16 or none, got 'int4'"),
+            std::string::npos)
       << fallback.err;
   const RunResult no_rows = run_pbp({"quantize", kCorpus + "valid_tiny.pbp", "--storage", "int8",
                                      "--out", path("x.pbp"), "--fallback", "none"});
