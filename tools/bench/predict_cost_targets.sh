@@ -2,6 +2,7 @@
 # Instructions per 13-50-1 prediction on bare-metal targets (Cortex-M, RV32; under QEMU, exact
 # counts from targets/tools/count-instructions.sh): (a) pbp_predict with float32 weights, (a8)
 # pbp_predict with the same model's weights quantised to int8 (`pbp quantize --storage int8`),
+# (a8l) the same with logarithmic variance codes (`--storage int8-logvar`, storage type 4),
 # (b) a plain float MLP forward pass of the same shape with the weight means, (c) a 30-sample
 # estimate (weights drawn per sample), all built with the preset's toolchain and the runtime's
 # flags (tools/bench/predict_cost/), and (d) one pbp_learn_update (learning on the device) with the
@@ -34,6 +35,8 @@ trap 'rm -rf "$work"' EXIT
 source "$root/tools/bench/predict_cost_model.sh"
 prepare_model "$host" "$csv" "$work"
 "$host/bin/pbp" quantize "$work/model.pbp" --storage int8 --out "$work/model_int8.pbp" >/dev/null
+"$host/bin/pbp" quantize "$work/model.pbp" --storage int8-logvar \
+  --out "$work/model_int8-logvar.pbp" >/dev/null
 if [[ $model_kind == trained ]]; then
   echo "model: trained on the first 306 rows of $(basename "$csv"); inputs: 8 held-out rows"
 else
@@ -47,12 +50,15 @@ for preset in "${presets[@]}"; do
   fi
   declare -A per=()
   ram=""
-  # The float32 build measures (a), (b), (c) and (d); the int8 build (a8), pbp_predict only.
-  for storage in float32 int8; do
+  # The float32 build measures (a), (b), (c) and (d); the int8 builds (a8), (a8l), pbp_predict
+  # only.
+  for storage in float32 int8 int8-logvar; do
     out="$root/build/predict-cost-$preset"
-    [[ $storage == int8 ]] && out+="-int8"
     blob="$work/model.pbp"
-    [[ $storage == int8 ]] && blob="$work/model_int8.pbp"
+    if [[ $storage != float32 ]]; then
+      out+="-$storage"
+      blob="$work/model_$storage.pbp"
+    fi
     mkdir -p "$out"
     "$host/bin/predict_cost" header --model "$blob" "${data[@]}" --out "$work/blob.h"
     cmp -s "$work/blob.h" "$out/blob.h" 2>/dev/null || cp "$work/blob.h" "$out/blob.h"
@@ -74,7 +80,7 @@ for preset in "${presets[@]}"; do
     specs=(pbp:101 mlp:101 sample:11)
     [[ $storage == float32 && -f "$out/predict_cost_learn_1" && -f "$out/predict_cost_learn_101" ]] &&
       specs+=(learn:101)
-    [[ $storage == int8 ]] && specs=(pbp:101)
+    [[ $storage != float32 ]] && specs=(pbp:101)
     for spec in "${specs[@]}"; do
       mode=${spec%%:*}
       n=${spec##*:}
@@ -90,7 +96,8 @@ for preset in "${presets[@]}"; do
         sed -n 's/^learn: //p')
     fi
   done
-  awk -v p="$preset" -v a="${per[pbp]}" -v a8="${per[pbpint8]}" -v b="${per[mlp]}" \
+  awk -v p="$preset" -v a="${per[pbp]}" -v a8="${per[pbpint8]}" -v a8l="${per[pbpint8-logvar]}" \
+    -v b="${per[mlp]}" \
     -v c="${per[sample]}" -v d="${per[learn]:-0}" -v ram="$ram" 'BEGIN {
     printf "%s: instructions per prediction (QEMU, exact)\n", p
     printf "  (a) pbp_predict float32 %9d   (a8) pbp_predict int8 %9d\n", a, a8
@@ -101,6 +108,8 @@ for preset in "${presets[@]}"; do
     if (p == "cortex-m0") goal8 = (a8 < b) ? "   goal < 1: pass" : "   goal < 1: FAIL"
     printf "  (a) / (b) = %.2f%s   (a8) / (b) = %.2f%s   (c) / (a) = %.1f\n", a / b, goal, a8 / b,
       goal8, c / a
+    printf "  (a8l) pbp_predict int8-logvar %9d   (a8l) / (b) = %.2f   (a8l) / (a8) = %.2f\n", a8l,
+      a8l / b, a8l / a8
     if (ram == "") {
       printf "  (d) pbp_learn_update: does not fit this board'"'"'s RAM beside the harness\n"
       exit

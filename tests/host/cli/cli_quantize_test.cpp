@@ -104,6 +104,22 @@ TEST_F(Quantize, MatchesTrainingWithInt8StorageAndIsIdempotent) {
   EXPECT_NE(inspect.out.find("mean + variance: 86 bytes, 3.44 per weight"), std::string::npos)
       << inspect.out;
   EXPECT_NE(inspect.out.find("rounding:   int8 weights are within"), std::string::npos);
+
+  // Every layer with logarithmic variance codes: train and quantize --data write the same bytes,
+  // the same size as int8's, and quantising them again changes nothing.
+  const RunResult trained =
+      run_pbp({"train", "--data", path("train.csv"), "--hidden", "6", "--epochs", "3", "--seed",
+               "5", "--storage", "int8-logvar", "--out", path("lt.pbp")});
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  const RunResult quantised = run_pbp({"quantize", path("f32.pbp"), "--storage", "int8-logvar",
+                                       "--data", path("train.csv"), "--out", path("lq.pbp")});
+  ASSERT_EQ(quantised.exit_code, 0) << quantised.err;
+  EXPECT_EQ(read_file(path("lt.pbp")), read_file(path("lq.pbp")));
+  EXPECT_EQ(read_file(path("lq.pbp")).size(), read_file(path("q.pbp")).size());
+  const RunResult log_again =
+      run_pbp({"quantize", path("lq.pbp"), "--storage", "int8-logvar", "--out", path("lq2.pbp")});
+  ASSERT_EQ(log_again.exit_code, 0) << log_again.err;
+  EXPECT_EQ(read_file(path("lq2.pbp")), read_file(path("lq.pbp")));
 }
 
 // --data rounds differently from the nearest code (on a network wide enough for the spread
