@@ -29,7 +29,7 @@ const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
     "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
     "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40]\n"
-    "                 [--seed N] [--storage float16|int8 [--fallback auto|float16|none]]\n"
+    "                 [--seed N] [--storage float16|int8|int8-logvar [--fallback auto|...]]\n"
     "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
     "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
     "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
