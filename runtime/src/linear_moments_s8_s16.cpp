@@ -261,17 +261,17 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   const uint8_t* deviations = variance_bytes + int8::kVarianceCodesOffset;
   const float mean_factor = scale_by_power_of_two(scale.mean, codes.ea);
   // Storage type 4's spread sum counts steps of t 2^-7 (format.hpp's int8_log_variance). Its layers
-  // run the same loops (their u^2 B sum unused: one kernel's code on a device) and their own
-  // spread sum after.
+  // run the same loops (their u^2 B sum unused: one kernel's code on a device), their own spread
+  // sums in a loop of their own (type 3's rows take no branch for them).
   const bool log_variance = layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE;
   const int32_t spread_exponent =
       log_variance ? codes.eb - format::int8_log_variance::kMantissaShift : codes.eb;
   const float spread_factor =
       scale_by_power_of_two(variance_scale, spread_exponent) * scale.variance;
-  const auto spread_of = [&](const RowSums& sums, const uint8_t* row_codes)
-      __attribute__((always_inline)) {
-    return log_variance ? to_float(log_spread_sum(row_codes, n, codes.ab, codes.bias_b))
-                        : to_float(sums.spread);
+  const auto log_spreads = [&]() {  // into a_var, each row's
+    for (uint32_t j = 0; j < layer.outputs; ++j) {
+      a_var[j] = to_float(log_spread_sum(deviations + j * row_length, n, codes.ab, codes.bias_b));
+    }
   };
   const float square_factor = kHasC ? scale_by_power_of_two(scale.variance, codes.ec) : 0.0f;
   // A factor below float's normal range has lost bits the sums would multiply: such a layer (a
@@ -291,8 +291,9 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
     for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
       const RowSums sums = row_sums_with_bias<false>(q, u, n, codes, bias_a, b_paired_total);
       a_mean[j] = to_float(sums.mean);
-      a_var[j] = spread_of(sums, u);
+      a_var[j] = to_float(sums.spread);
     }
+    if (log_variance) log_spreads();
     for (uint32_t j = 0; j < layer.outputs; ++j) {
       const float s = format::load_f32(row_scales + int8::kScaleSize * j);
       const float mean_sum = a_mean[j], spread_sum = a_var[j];
@@ -306,13 +307,14 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
       }
     }
   } else {
+    if (log_variance) log_spreads();  // a_var[j] is read before row j writes it
     for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
       const RowSums sums = row_sums_with_bias<true>(q, u, n, codes, bias_a, b_paired_total);
       const float s = format::load_f32(row_scales + int8::kScaleSize * j);
       const float mean_sum = to_float(sums.mean);
       const float scaled_mean = mean_sum * s;
       const float s2 = s * s;
-      const float spread_sum = spread_of(sums, u);
+      const float spread_sum = log_variance ? a_var[j] : to_float(sums.spread);
       const float square_sum = to_float(sums.square);
       if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
         rescaled_row<true>(mean_sum, spread_sum, square_sum, s, variance_scale, spread_exponent,
