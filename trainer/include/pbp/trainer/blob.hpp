@@ -26,8 +26,9 @@ std::vector<uint8_t> write_blob(const Model& model);
 Model read_blob(std::span<const uint8_t> blob);
 
 // `layer`'s weights as an int8 blob stores them in `storage`, type 3 or 4 (write_blob's rounding,
-// FORMAT.md "Storage type 3" and "Storage type 4"), decoded: exact in double, what read_blob of that blob gives. The values must be finite in
-// float32 and the variances >= 0 (write_blob checks that; this does not).
+// FORMAT.md "Storage type 3" and "Storage type 4"), decoded: exact in double, what read_blob of
+// that blob gives. The values must be finite in float32 and the variances >= 0 (write_blob
+// checks that; this does not).
 Layer int8_decoded(const Layer& layer, format::Storage storage = format::Storage::int8);
 
 // write_blob, then write_file_atomically (atomic_file.hpp) to `path`.
