@@ -21,16 +21,11 @@ void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, uint
   if (layer.storage == PBP_STORAGE_FLOAT16) {
     for (uint32_t i = 0; i < count; ++i)
       out[i] = format::half_to_float(format::load_u16(bytes + 2 * i));
-  } else if (layer.storage == PBP_STORAGE_INT8 && variance) {
-    namespace q = format::int8_weights;
-    const float scale = format::load_f32(bytes);
-    for (uint32_t i = 0; i < count; ++i)
-      out[i] = q::variance<float>(scale, bytes[q::kVarianceCodesOffset + i]);
-  } else if (layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE && variance) {
+  } else if (format::has_int8_means(layer.storage) && variance) {
     const float scale = format::load_f32(bytes);
     for (uint32_t i = 0; i < count; ++i) {
-      out[i] = format::int8_log_variance::variance<float>(
-          scale, bytes[format::int8_weights::kVarianceCodesOffset + i]);
+      out[i] = format::int8_layer_variance<float>(
+          layer.storage, scale, bytes[format::int8_weights::kVarianceCodesOffset + i]);
     }
   } else if (format::has_int8_means(layer.storage)) {
     namespace q = format::int8_weights;

@@ -65,13 +65,9 @@ struct StoredWeights {
     }
     if (pbp::format::has_int8_means(storage)) {
       const uint8_t* bytes = static_cast<const uint8_t*>(data);
-      if (variance && storage == PBP_STORAGE_INT8_LOG_VARIANCE) {
-        return pbp::format::int8_log_variance::variance<double>(
-            pbp::format::load_f32(bytes), bytes[int8::kVarianceCodesOffset + offset + i]);
-      }
       if (variance) {
-        return int8::variance<double>(pbp::format::load_f32(bytes),
-                                      bytes[int8::kVarianceCodesOffset + offset + i]);
+        return pbp::format::int8_layer_variance<double>(
+            storage, pbp::format::load_f32(bytes), bytes[int8::kVarianceCodesOffset + offset + i]);
       }
       const float scale = pbp::format::load_f32(bytes + int8::kScaleSize * row);
       return int8::mean<double>(
@@ -130,9 +126,7 @@ Units linear(const pbp_layer& layer, const Units& z, bool exact_input) {
       const double s = pbp::format::load_f32(means + int8_weights::kScaleSize * j);
       const float w = pbp::format::load_f32(static_cast<const uint8_t*>(layer.stored_variance));
       const double largest_variance =  // the largest code's variance
-          layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE
-              ? pbp::format::int8_log_variance::variance<double>(w, 255)
-              : pbp::format::int8_weights::variance<double>(w, 255);
+          pbp::format::int8_layer_variance<double>(layer.storage, w, 255);
       scale_factor = 1.0 + s + s * s + largest_variance;
     }
     double var_inputs = 0.0;  // sum of v_z and its bound, for the int8 underflow term

@@ -194,11 +194,15 @@ Int8Fallback parse_int8_fallback(const std::optional<std::string>& name) {
   throw UsageError("--fallback must be auto, float16 or none, got '" + *name + "'");
 }
 
+const char* storage_name(uint32_t storage) {
+  return storage == PBP_STORAGE_FLOAT16             ? "float16"
+         : storage == PBP_STORAGE_INT8              ? "int8"
+         : storage == PBP_STORAGE_INT8_LOG_VARIANCE ? "int8-logvar"
+                                                    : "float32";
+}
+
 const char* storage_text(format::Storage storage) {
-  return storage == format::Storage::float16             ? "float16"
-         : storage == format::Storage::int8              ? "int8"
-         : storage == format::Storage::int8_log_variance ? "int8-logvar"
-                                                         : "float32";
+  return storage_name(static_cast<uint32_t>(storage));
 }
 
 std::vector<uint8_t> save_model(const std::string& path, const trainer::Model& model) {

@@ -102,6 +102,8 @@ format::Storage parse_weight_storage(const std::string& name);
 enum class Int8Fallback { none, float16, log_variance_then_float16 };
 // --fallback auto (the default: log_variance_then_float16), float16 or none.
 Int8Fallback parse_int8_fallback(const std::optional<std::string>& name);
+// A storage type's name as --storage spells it ("float32", "float16", "int8", "int8-logvar").
+const char* storage_name(uint32_t storage);
 const char* storage_text(format::Storage storage);
 
 // Serialises `model` and writes it atomically; returns the bytes written. An int8 model's means

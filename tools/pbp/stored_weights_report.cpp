@@ -17,13 +17,10 @@ std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
     namespace int8 = fmt::int8_weights;
     const uint8_t* bytes = static_cast<const uint8_t*>(stored);
     const size_t row_length = layer.inputs + 1u;
-    const bool log_variance = layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE;
     for (size_t i = 0; i < count; ++i) {
-      const uint8_t code = bytes[int8::kVarianceCodesOffset + i];
-      values[i] = variance && log_variance
-                      ? fmt::int8_log_variance::variance<float>(fmt::load_f32(bytes), code)
-                  : variance
-                      ? int8::variance<float>(fmt::load_f32(bytes), code)
+      values[i] = variance
+                      ? fmt::int8_layer_variance<float>(layer.storage, fmt::load_f32(bytes),
+                                                        bytes[int8::kVarianceCodesOffset + i])
                       : int8::mean<float>(
                             fmt::load_f32(bytes + int8::kScaleSize * (i / row_length)),
                             static_cast<int8_t>(bytes[int8::mean_codes_offset(layer.outputs) + i]));
@@ -36,13 +33,6 @@ std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
                     : static_cast<const float*>(stored)[i];
   }
   return values;
-}
-
-const char* storage_name(uint32_t storage) {
-  return storage == PBP_STORAGE_FLOAT16             ? "float16"
-         : storage == PBP_STORAGE_INT8              ? "int8"
-         : storage == PBP_STORAGE_INT8_LOG_VARIANCE ? "int8-logvar"
-                                                    : "float32";
 }
 
 uint64_t weight_bytes(const pbp_model& m) {

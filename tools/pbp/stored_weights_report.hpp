@@ -11,8 +11,6 @@ namespace pbp::cli {
 // A layer tensor's values as floats, whatever its storage type (float16 decoded exactly).
 std::vector<float> layer_values(const pbp_layer& layer, bool variance);
 
-const char* storage_name(uint32_t storage);  // "float32", "float16", "int8"
-
 // Bytes the layers' weight tensors take, padding excluded.
 uint64_t weight_bytes(const pbp_model& m);
 

@@ -68,9 +68,7 @@ class BlobReader {
       const float scale = fmt::load_f32(&blob_[start]);
       for (uint32_t i = 0; i < count; ++i) {
         const uint8_t code = blob_[start + int8::kVarianceCodesOffset + i];
-        values[i] = kind == fmt::Storage::int8_log_variance
-                        ? fmt::int8_log_variance::variance<double>(scale, code)
-                        : int8::variance<double>(scale, code);
+        values[i] = fmt::int8_layer_variance<double>(static_cast<uint32_t>(kind), scale, code);
       }
       return values;
     }

@@ -387,16 +387,14 @@ void write_blob_file(const Model& model, const std::string& path) {
 
 Layer int8_decoded(const Layer& layer, fmt::Storage storage) {
   namespace int8 = fmt::int8_weights;
-  const bool log_variance = storage == fmt::Storage::int8_log_variance;
-  const detail::Int8Codes codes = detail::int8_codes(layer, log_variance);
+  const detail::Int8Codes codes =
+      detail::int8_codes(layer, storage == fmt::Storage::int8_log_variance);
   Layer decoded = layer;
   const uint32_t row_length = layer.row_length();
   for (size_t i = 0; i < layer.mean.size(); ++i) {
     decoded.mean[i] = int8::mean<double>(codes.row_scales[i / row_length], codes.means[i]);
-    decoded.variance[i] =
-        log_variance
-            ? fmt::int8_log_variance::variance<double>(codes.variance_scale, codes.variances[i])
-            : int8::variance<double>(codes.variance_scale, codes.variances[i]);
+    decoded.variance[i] = fmt::int8_layer_variance<double>(
+        static_cast<uint32_t>(storage), codes.variance_scale, codes.variances[i]);
   }
   return decoded;
 }

@@ -191,6 +191,12 @@ inline T variance(float scale, uint8_t code) {
 inline constexpr bool has_int8_means(uint32_t storage) {
   return storage == PBP_STORAGE_INT8 || storage == PBP_STORAGE_INT8_LOG_VARIANCE;
 }
+// A variance code of a type 3 or 4 tensor decoded: the one place the two codes are told apart.
+template <class T>
+inline T int8_layer_variance(uint32_t storage, float scale, uint8_t code) {
+  return storage == PBP_STORAGE_INT8_LOG_VARIANCE ? int8_log_variance::variance<T>(scale, code)
+                                                  : int8_weights::variance<T>(scale, code);
+}
 
 // The byte length of a layer's mean (`variance` false) or variance tensor of `count` elements
 // in `rows` rows, in `storage`; 0 for a storage type this reader does not know.
