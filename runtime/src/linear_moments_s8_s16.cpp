@@ -45,8 +45,11 @@ __attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, C
   if (!is_finite_magnitude(max_a)) return false;
   codes.ea = code_exponent(max_a);
   const uint32_t largest = static_cast<uint32_t>(round_magnitude(max_a, codes.ea));
-  uint32_t shift = 0;
-  while (((largest * largest + ((1u << shift) >> 1)) >> shift) > uint32_t{kCodeMax}) ++shift;
+  // the least shift keeping the rounded square within kCodeMax: none leaves it more than 15 bits
+  const uint32_t square = largest * largest;  // > 0: the bias unit's 1 at least
+  const int32_t excess = bit_length(square) - 15;
+  uint32_t shift = excess > 0 ? static_cast<uint32_t>(excess) : 0u;
+  while (((square + ((1u << shift) >> 1)) >> shift) > uint32_t{kCodeMax}) ++shift;
   const auto square_code = [shift](int32_t a) {
     const uint32_t a2 = static_cast<uint32_t>(a * a);
     return static_cast<int32_t>((a2 + ((1u << shift) >> 1)) >> shift);

@@ -49,6 +49,23 @@ inline Unpacked unpack(uint32_t magnitude) {
   return {fraction | 0x800000u, static_cast<int32_t>(biased) - 150};
 }
 
+// Thumb-1 has no CLZ instruction (GCC calls a library routine): a binary search there.
+inline int32_t leading_zeros(uint32_t x) {  // x != 0
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+  int32_t n = 0;
+  if (x < 0x10000u) n += 16, x <<= 16;
+  if (x < 0x1000000u) n += 8, x <<= 8;
+  if (x < 0x10000000u) n += 4, x <<= 4;
+  if (x < 0x40000000u) n += 2, x <<= 2;
+  return x < 0x80000000u ? n + 1 : n;
+#else
+  return __builtin_clz(x);
+#endif
+}
+inline int32_t bit_length(uint32_t x) {  // x != 0
+  return 32 - leading_zeros(x);
+}
+
 // round(|x| * 2^-e), halves away from zero, of the magnitude bits of a finite x: exact integer
 // arithmetic on the bits (no float operation), so identical on every target. The caller's e
 // keeps the result at most kCodeMax.
@@ -69,8 +86,7 @@ inline int32_t round_scaled(float x, int32_t e) {
 // each code keeps 15 significant bits of the largest value.
 inline int32_t code_exponent(uint32_t max_magnitude) {
   const Unpacked u = unpack(max_magnitude);
-  int32_t top = u.exponent;  // floor(log2(max)) = top + bit length of the significand - 1
-  for (uint32_t s = u.significand; s > 1u; s >>= 1) ++top;
+  const int32_t top = u.exponent + bit_length(u.significand) - 1;  // floor(log2(max))
   int32_t e = top - 14;
   if (round_magnitude(max_magnitude, e) > kCodeMax) ++e;
   return e;

@@ -17,19 +17,7 @@ inline int32_t mul_high(int32_t a, int32_t b) {
 inline uint32_t mul_high(uint32_t a, uint32_t b) {
   return s8_s16::multiply_high(a, b);
 }
-// Thumb-1 has no CLZ instruction (GCC calls a library routine): a binary search there.
-inline int32_t leading_zeros(uint32_t x) {  // x != 0
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
-  int32_t n = 0;
-  if (x < 0x10000u) n += 16, x <<= 16;
-  if (x < 0x1000000u) n += 8, x <<= 8;
-  if (x < 0x10000000u) n += 4, x <<= 4;
-  if (x < 0x40000000u) n += 2, x <<= 2;
-  return x < 0x80000000u ? n + 1 : n;
-#else
-  return __builtin_clz(x);
-#endif
-}
+using s8_s16::leading_zeros;
 
 // A positive float's magnitude as m * 2^e with m in [2^31, 2^32) (subnormals too), m != 0.
 struct Normalised {
