@@ -53,11 +53,11 @@ const char* const kUsage =
     "them.\n"
     "  --fallback F   int8 with --data, while the int8 weights would move the predictions on\n"
     "                 these rows by more than 0.01 nats (mean KL) or the epistemic std by more\n"
-    "                 than 2 % (median): auto (default) moves one layer at a time from int8 to\n"
-    "                 logarithmic variance codes (no bigger) or from those to float16 (of the\n"
-    "                 steps that bring the blob within both, the one adding fewest bytes, then\n"
-    "                 the smallest layer; else the one that brings it closest); float16 only\n"
-    "                 the steps to float16; none keeps every layer int8 (and warns).\n";
+    "                 than 2 % (median): auto (default) moves layers from int8 to logarithmic\n"
+    "                 variance codes (no bigger) or to float16: of every mix (up to four\n"
+    "                 layers; more, one layer at a time), the one within both adding fewest\n"
+    "                 bytes, then the closest; if none is within, the closest); float16 only\n"
+    "                 the moves to float16; none keeps every layer int8 (and warns).\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "evaluation.hpp"
+#include "fallback_search.hpp"
 #include "output.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
@@ -88,6 +89,8 @@ namespace {
 double beyond_goals(const QuantisationFidelity& f) {
   return std::max(f.mean_kl / kFidelityWarningNats, f.epistemic_change / kFidelityWarningEpistemic);
 }
+// Up to this many storage assignments (three rungs on four layers) the fallback tries them all.
+constexpr size_t kEveryAssignmentUpTo = 81;
 }  // namespace
 
 std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& original_blob,
@@ -130,37 +133,36 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
   };
   std::vector<LayerFallback> steps;
   QuantisationFidelity fidelity = fidelity_with(layer_storage);
-  while (beyond_goals(fidelity) > 1.0) {
-    size_t best_layer = layers;
-    format::Storage best_to = format::Storage::float16;
-    double best = 0.0;
-    QuantisationFidelity best_fidelity;
-    const auto better = [&](double beyond, size_t l, format::Storage to) {
-      if (best_layer == layers) return true;
-      if (beyond <= 1.0 && best <= 1.0) {
-        const size_t bytes = added_bytes(l, to), best_bytes = added_bytes(best_layer, best_to);
-        if (bytes != best_bytes) return bytes < best_bytes;
-        return rounded.layers[l].mean.size() < rounded.layers[best_layer].mean.size();
-      }
-      return beyond < best;
-    };
+  if (beyond_goals(fidelity) <= 1.0) return steps;
+  const BeyondGoals beyond = [&](const StorageAssignment& trial) {
+    return beyond_goals(fidelity_with(trial));
+  };
+  // Few layers: every assignment of the ladder's rungs, so that a move that alone misses the goals
+  // but takes another within them at no cost is found (power's default recipe: logarithmic codes
+  // for the hidden layer and float16 for the 51 output weights, against both in float16).
+  std::vector<std::vector<format::Storage>> rungs(layers);
+  size_t assignments = 1;
+  for (size_t l = 0; l < layers; ++l) {
+    rungs[l] = {storage};
+    for (const format::Storage to : steps_from(storage)) rungs[l].push_back(to);
+    assignments *= rungs[l].size();
+  }
+  std::vector<FallbackMove> moves;
+  if (assignments <= kEveryAssignmentUpTo) {
+    const StorageAssignment best =
+        smallest_assignment_within_goals(rungs, added_bytes, beyond, beyond_goals(fidelity));
     for (size_t l = 0; l < layers; ++l) {
-      for (const format::Storage to : steps_from(layer_storage[l])) {
-        std::vector<format::Storage> trial = layer_storage;
-        trial[l] = to;
-        const QuantisationFidelity f = fidelity_with(trial);
-        if (better(beyond_goals(f), l, to)) {
-          best_layer = l;
-          best_to = to;
-          best = beyond_goals(f);
-          best_fidelity = f;
-        }
-      }
+      if (best[l] != layer_storage[l]) moves.push_back({l, best[l]});
     }
-    if (best_layer == layers) break;  // every layer at the ladder's top already
-    steps.push_back({best_layer, best_to, fidelity});
-    layer_storage[best_layer] = best_to;
-    fidelity = best_fidelity;
+  } else {
+    moves = greedy_moves_within_goals(
+        layer_storage, steps_from, added_bytes,
+        [&](size_t l) { return rounded.layers[l].mean.size(); }, beyond, beyond_goals(fidelity));
+  }
+  for (const FallbackMove& move : moves) {  // each with the blob's figures before it
+    steps.push_back({move.layer, move.to, fidelity});
+    layer_storage[move.layer] = move.to;
+    fidelity = fidelity_with(layer_storage);
   }
   if (!steps.empty()) rounded = model_with(layer_storage);
   return steps;

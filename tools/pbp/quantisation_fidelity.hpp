@@ -48,13 +48,17 @@ struct LayerFallback {
 // Moves up the ladder (int8 -> logarithmic variance codes -> float16, as `fallback` allows) the
 // layers of `rounded` (rescale_and_round_for_int8's values, to be written in `storage`, int8 or
 // int8_log_variance) whose codes move the predictions on `rows` (rounding_rows') beyond the goals:
-// while the blob's mean KL exceeds kFidelityWarningNats or its epistemic change
-// kFidelityWarningEpistemic, one layer goes up one or both rungs: of the steps that bring the blob
-// within both, the one adding the fewest bytes (logarithmic codes add none; ties: the fewest
-// weights); if none does, the one that brings the larger of the two ratios to its goal lowest.
+// where the blob's mean KL exceeds kFidelityWarningNats or its epistemic change
+// kFidelityWarningEpistemic. Up to 81 assignments of the rungs to the layers (four layers), every
+// one is tried (fallback_search.hpp): the one within both adding the fewest bytes (logarithmic
+// codes add none), then the closest; if none is within, the closest. Beyond that, one layer at a
+// time goes up one or both rungs: of the steps that bring the blob within both, the one adding the
+// fewest bytes (ties: the fewest weights); if none does, the one that brings the larger of the two
+// ratios to its goal lowest, until within.
 // float16 layers take `rescaled`'s means (the same network before the rounding of the means).
 // Decided on these rows only. Sets rounded.layer_storage where a layer moved (else leaves `rounded`
-// as it is) and returns the steps in the order taken.
+// as it is) and returns the moves, each with the figures before it, in layer order (every
+// assignment) or in the order taken (one layer at a time).
 std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& original_blob,
                                                   trainer::Model& rounded,
                                                   const trainer::Model& rescaled,

@@ -1,0 +1,91 @@
+// The fallback's searches over storage assignments (fallback_search.hpp).
+#include "fallback_search.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace pbp::cli {
+
+StorageAssignment smallest_assignment_within_goals(
+    const std::vector<std::vector<format::Storage>>& rungs, const AddedBytes& added_bytes,
+    const BeyondGoals& beyond, double beyond_now) {
+  const std::size_t layers = rungs.size();
+  std::size_t assignments = 1;
+  StorageAssignment best(layers);
+  for (std::size_t l = 0; l < layers; ++l) {
+    assignments *= rungs[l].size();
+    best[l] = rungs[l].front();
+  }
+  std::vector<std::pair<std::size_t, StorageAssignment>> trials;
+  for (std::size_t index = 1; index < assignments; ++index) {  // 0: every layer as it is
+    StorageAssignment trial(layers);
+    std::size_t bytes = 0;
+    for (std::size_t l = 0, rest = index; l < layers; rest /= rungs[l].size(), ++l) {
+      trial[l] = rungs[l][rest % rungs[l].size()];
+      bytes += added_bytes(l, trial[l]);
+    }
+    trials.emplace_back(bytes, std::move(trial));
+  }
+  std::stable_sort(trials.begin(), trials.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  double best_beyond = beyond_now;
+  std::size_t best_bytes = 0;
+  for (const auto& [bytes, trial] : trials) {
+    const bool best_within = best_beyond <= 1.0;
+    if (best_within && bytes > best_bytes) break;  // none adding more bytes can be better
+    const double b = beyond(trial);
+    const bool within = b <= 1.0;
+    const bool better = within != best_within ? within
+                        : within ? (bytes != best_bytes ? bytes < best_bytes : b < best_beyond)
+                                 : (b != best_beyond ? b < best_beyond : bytes < best_bytes);
+    if (better) {
+      best = trial;
+      best_beyond = b;
+      best_bytes = bytes;
+    }
+  }
+  return best;
+}
+
+std::vector<FallbackMove> greedy_moves_within_goals(
+    StorageAssignment start,
+    const std::function<std::vector<format::Storage>(format::Storage)>& steps_from,
+    const AddedBytes& added_bytes, const std::function<std::size_t(std::size_t)>& weights,
+    const BeyondGoals& beyond, double beyond_now) {
+  std::vector<FallbackMove> moves;
+  StorageAssignment now = std::move(start);
+  while (beyond_now > 1.0) {
+    bool found = false;
+    FallbackMove best_move;
+    double best = 0.0;
+    const auto better = [&](double b, const FallbackMove& m) {
+      if (!found) return true;
+      if (b <= 1.0 && best <= 1.0) {
+        const std::size_t bytes = added_bytes(m.layer, m.to);
+        const std::size_t best_bytes = added_bytes(best_move.layer, best_move.to);
+        if (bytes != best_bytes) return bytes < best_bytes;
+        return weights(m.layer) < weights(best_move.layer);
+      }
+      return b < best;
+    };
+    for (std::size_t l = 0; l < now.size(); ++l) {
+      for (const format::Storage to : steps_from(now[l])) {
+        StorageAssignment trial = now;
+        trial[l] = to;
+        const double b = beyond(trial);
+        if (better(b, {l, to})) {
+          found = true;
+          best_move = {l, to};
+          best = b;
+        }
+      }
+    }
+    if (!found) break;  // every layer at the ladder's top already
+    moves.push_back(best_move);
+    now[best_move.layer] = best_move.to;
+    beyond_now = best;
+  }
+  return moves;
+}
+
+}  // namespace pbp::cli
