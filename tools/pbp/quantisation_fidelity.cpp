@@ -134,7 +134,11 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
   std::vector<LayerFallback> steps;
   QuantisationFidelity fidelity = fidelity_with(layer_storage);
   if (beyond_goals(fidelity) <= 1.0) return steps;
+  // A bar on a terminal: every assignment of a four-layer model is 80 blobs measured.
+  ProgressBar progress("int8 fallback: storage mixes measured");
+  uint64_t measured = 0, to_measure = 0;
   const BeyondGoals beyond = [&](const StorageAssignment& trial) {
+    progress.update(++measured, to_measure);
     return beyond_goals(fidelity_with(trial));
   };
   // Few layers: every assignment of the ladder's rungs, so that a move that alone misses the goals
@@ -149,6 +153,7 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
   }
   std::vector<FallbackMove> moves;
   if (assignments <= kEveryAssignmentUpTo) {
+    to_measure = assignments - 1;
     const StorageAssignment best =
         smallest_assignment_within_goals(rungs, added_bytes, beyond, beyond_goals(fidelity));
     for (size_t l = 0; l < layers; ++l) {
@@ -159,6 +164,7 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
         layer_storage, steps_from, added_bytes,
         [&](size_t l) { return rounded.layers[l].mean.size(); }, beyond, beyond_goals(fidelity));
   }
+  progress.finish();
   for (const FallbackMove& move : moves) {  // each with the blob's figures before it
     steps.push_back({move.layer, move.to, fidelity});
     layer_storage[move.layer] = move.to;
