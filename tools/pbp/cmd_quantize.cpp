@@ -56,8 +56,9 @@ const char* const kUsage =
     "                 than 2 % (median): auto (default) moves layers from int8 to logarithmic\n"
     "                 variance codes (no bigger) or to float16: of every mix (up to four\n"
     "                 layers; more, one layer at a time), the one within both adding fewest\n"
-    "                 bytes, then the closest; if none is within, the closest); float16 only\n"
-    "                 the moves to float16; none keeps every layer int8 (and warns).\n";
+    "                 bytes, then moving fewest weights, then the closest; if none is within,\n"
+    "                 the closest); float16 only the moves to float16; none keeps every layer\n"
+    "                 int8 (and warns).\n";
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {

@@ -8,7 +8,8 @@ namespace pbp::cli {
 
 StorageAssignment smallest_assignment_within_goals(
     const std::vector<std::vector<format::Storage>>& rungs, const AddedBytes& added_bytes,
-    const BeyondGoals& beyond, double beyond_now) {
+    const std::function<std::size_t(std::size_t)>& weights, const BeyondGoals& beyond,
+    double beyond_now) {
   const std::size_t layers = rungs.size();
   std::size_t assignments = 1;
   StorageAssignment best(layers);
@@ -16,32 +17,39 @@ StorageAssignment smallest_assignment_within_goals(
     assignments *= rungs[l].size();
     best[l] = rungs[l].front();
   }
-  std::vector<std::pair<std::size_t, StorageAssignment>> trials;
+  struct Trial {
+    std::size_t bytes = 0, moved = 0;  // added bytes, weights off their first rung
+    StorageAssignment storage;
+  };
+  std::vector<Trial> trials;
   for (std::size_t index = 1; index < assignments; ++index) {  // 0: every layer as it is
-    StorageAssignment trial(layers);
-    std::size_t bytes = 0;
+    Trial trial{0, 0, StorageAssignment(layers)};
     for (std::size_t l = 0, rest = index; l < layers; rest /= rungs[l].size(), ++l) {
-      trial[l] = rungs[l][rest % rungs[l].size()];
-      bytes += added_bytes(l, trial[l]);
+      trial.storage[l] = rungs[l][rest % rungs[l].size()];
+      trial.bytes += added_bytes(l, trial.storage[l]);
+      if (rest % rungs[l].size() != 0) trial.moved += weights(l);
     }
-    trials.emplace_back(bytes, std::move(trial));
+    trials.push_back(std::move(trial));
   }
-  std::stable_sort(trials.begin(), trials.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(trials.begin(), trials.end(), [](const Trial& a, const Trial& b) {
+    return a.bytes != b.bytes ? a.bytes < b.bytes : a.moved < b.moved;
+  });
   double best_beyond = beyond_now;
-  std::size_t best_bytes = 0;
-  for (const auto& [bytes, trial] : trials) {
+  std::size_t best_bytes = 0, best_moved = 0;
+  for (const Trial& trial : trials) {
     const bool best_within = best_beyond <= 1.0;
-    if (best_within && bytes > best_bytes) break;  // none adding more bytes can be better
-    const double b = beyond(trial);
+    // in this order nothing after a within one is better but at the same bytes and weights
+    if (best_within && (trial.bytes != best_bytes || trial.moved != best_moved)) break;
+    const double b = beyond(trial.storage);
     const bool within = b <= 1.0;
     const bool better = within != best_within ? within
-                        : within ? (bytes != best_bytes ? bytes < best_bytes : b < best_beyond)
-                                 : (b != best_beyond ? b < best_beyond : bytes < best_bytes);
+                        : within              ? b < best_beyond
+                                 : (b != best_beyond ? b < best_beyond : trial.bytes < best_bytes);
     if (better) {
-      best = trial;
+      best = trial.storage;
       best_beyond = b;
-      best_bytes = bytes;
+      best_bytes = trial.bytes;
+      best_moved = trial.moved;
     }
   }
   return best;

@@ -22,12 +22,14 @@ struct FallbackMove {
 
 // Every assignment of rungs[l] (rungs[l][0] is layer l as it is) to the layers but the all-first
 // one (`beyond_now` its figure), tried in order of the bytes they add: the one with the fewest
-// bytes within the goals, ties to the lowest beyond; if none is within, the lowest beyond, ties to
+// bytes within the goals, ties to the fewest `weights(l)` moved off their first rung (each rung up
+// costs instructions), then to the lowest beyond; if none is within, the lowest beyond, ties to
 // the fewest bytes; the all-first one where none is better. Measures none adding more bytes than
 // one found within.
 StorageAssignment smallest_assignment_within_goals(
     const std::vector<std::vector<format::Storage>>& rungs, const AddedBytes& added_bytes,
-    const BeyondGoals& beyond, double beyond_now);
+    const std::function<std::size_t(std::size_t)>& weights, const BeyondGoals& beyond,
+    double beyond_now);
 
 // One layer at a time from `start` (figure `beyond_now`), each step to any of `steps_from(its
 // storage)`: of the steps that bring the blob within the goals, the one adding the fewest bytes

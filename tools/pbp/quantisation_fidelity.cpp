@@ -151,18 +151,18 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
     for (const format::Storage to : steps_from(storage)) rungs[l].push_back(to);
     assignments *= rungs[l].size();
   }
+  const auto weights_of = [&](size_t l) { return rounded.layers[l].mean.size(); };
   std::vector<FallbackMove> moves;
   if (assignments <= kEveryAssignmentUpTo) {
     to_measure = assignments - 1;
-    const StorageAssignment best =
-        smallest_assignment_within_goals(rungs, added_bytes, beyond, beyond_goals(fidelity));
+    const StorageAssignment best = smallest_assignment_within_goals(rungs, added_bytes, weights_of,
+                                                                    beyond, beyond_goals(fidelity));
     for (size_t l = 0; l < layers; ++l) {
       if (best[l] != layer_storage[l]) moves.push_back({l, best[l]});
     }
   } else {
-    moves = greedy_moves_within_goals(
-        layer_storage, steps_from, added_bytes,
-        [&](size_t l) { return rounded.layers[l].mean.size(); }, beyond, beyond_goals(fidelity));
+    moves = greedy_moves_within_goals(layer_storage, steps_from, added_bytes, weights_of, beyond,
+                                      beyond_goals(fidelity));
   }
   progress.finish();
   for (const FallbackMove& move : moves) {  // each with the blob's figures before it

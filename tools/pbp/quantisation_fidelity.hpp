@@ -51,7 +51,8 @@ struct LayerFallback {
 // where the blob's mean KL exceeds kFidelityWarningNats or its epistemic change
 // kFidelityWarningEpistemic. Up to 81 assignments of the rungs to the layers (four layers), every
 // one is tried (fallback_search.hpp): the one within both adding the fewest bytes (logarithmic
-// codes add none), then the closest; if none is within, the closest. Beyond that, one layer at a
+// codes add none), then moving the fewest weights, then the closest; if none is within, the
+// closest. Beyond that, one layer at a
 // time goes up one or both rungs: of the steps that bring the blob within both, the one adding the
 // fewest bytes (ties: the fewest weights); if none does, the one that brings the larger of the two
 // ratios to its goal lowest, until within.

@@ -28,9 +28,12 @@ struct Figures {
   }
 };
 
+std::size_t weights(std::size_t layer) {
+  return layer == 0 ? 50u : 5u;
+}
 StorageAssignment search(Figures& f, double now) {
   return smallest_assignment_within_goals(
-      kRungs, added, [&f](const StorageAssignment& a) { return f(a); }, now);
+      kRungs, added, weights, [&f](const StorageAssignment& a) { return f(a); }, now);
 }
 
 // No single step is within the goals, and layer 0 in float16 comes closest: one step at a time
@@ -43,11 +46,18 @@ TEST(FallbackSearch, FindsTheCheapestPairThatNoSingleStepReveals) {
   EXPECT_EQ(search(f, 5.0), (StorageAssignment{kLog, kHalf}));
 }
 
-TEST(FallbackSearch, AmongEqualBytesTheClosestAndNoMoreBytesOnceWithin) {
+// Among those adding no bytes, the one moving fewest weights (layer 1's 5), then the closest;
+// nothing beyond them is measured once one is within.
+TEST(FallbackSearch, AmongEqualBytesTheFewestWeightsMovedThenTheClosest) {
   Figures f;
-  f.beyond = {{{kLog, kInt8}, 0.8}, {{kLog, kLog}, 0.6}, {{kInt8, kHalf}, 0.1}};
-  EXPECT_EQ(search(f, 2.0), (StorageAssignment{kLog, kLog}));
-  EXPECT_EQ(f.measured, 3);  // the three assignments adding no bytes; none adding 10 or more
+  f.beyond = {
+      {{kInt8, kLog}, 0.9}, {{kLog, kInt8}, 0.8}, {{kLog, kLog}, 0.6}, {{kInt8, kHalf}, 0.1}};
+  EXPECT_EQ(search(f, 2.0), (StorageAssignment{kInt8, kLog}));
+  EXPECT_EQ(f.measured, 1);
+  Figures g;  // layer 1 alone is not within: layer 0 alone (50 weights) before both (55)
+  g.beyond = {{{kInt8, kLog}, 1.2}, {{kLog, kInt8}, 0.8}, {{kLog, kLog}, 0.6}};
+  EXPECT_EQ(search(g, 2.0), (StorageAssignment{kLog, kInt8}));
+  EXPECT_EQ(g.measured, 2);
 }
 
 TEST(FallbackSearch, NoneWithinKeepsTheClosestThenTheFewestBytes) {
@@ -65,9 +75,6 @@ std::vector<Storage> steps_from(Storage s) {
   if (s == kInt8) return {kLog, kHalf};
   if (s == kLog) return {kHalf};
   return {};
-}
-std::size_t weights(std::size_t layer) {
-  return layer == 0 ? 50u : 5u;
 }
 std::vector<FallbackMove> greedy(Figures& f, double now) {
   return greedy_moves_within_goals(
