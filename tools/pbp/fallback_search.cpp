@@ -8,8 +8,7 @@ namespace pbp::cli {
 
 StorageAssignment smallest_assignment_within_goals(
     const std::vector<std::vector<format::Storage>>& rungs, const AddedBytes& added_bytes,
-    const std::function<std::size_t(std::size_t)>& weights, const BeyondGoals& beyond,
-    double beyond_now) {
+    const LayerWeights& weights, const BeyondGoals& beyond, double beyond_now) {
   const std::size_t layers = rungs.size();
   std::size_t assignments = 1;
   StorageAssignment best(layers);
@@ -58,8 +57,8 @@ StorageAssignment smallest_assignment_within_goals(
 std::vector<FallbackMove> greedy_moves_within_goals(
     StorageAssignment start,
     const std::function<std::vector<format::Storage>(format::Storage)>& steps_from,
-    const AddedBytes& added_bytes, const std::function<std::size_t(std::size_t)>& weights,
-    const BeyondGoals& beyond, double beyond_now) {
+    const AddedBytes& added_bytes, const LayerWeights& weights, const BeyondGoals& beyond,
+    double beyond_now) {
   std::vector<FallbackMove> moves;
   StorageAssignment now = std::move(start);
   while (beyond_now > 1.0) {

@@ -14,6 +14,7 @@ namespace pbp::cli {
 using StorageAssignment = std::vector<format::Storage>;  // one storage type per layer
 using BeyondGoals = std::function<double(const StorageAssignment&)>;
 using AddedBytes = std::function<std::size_t(std::size_t, format::Storage)>;
+using LayerWeights = std::function<std::size_t(std::size_t)>;  // weights of layer l
 struct FallbackMove {
   std::size_t layer = 0;
   format::Storage to = format::Storage::float16;
@@ -24,12 +25,11 @@ struct FallbackMove {
 // one (`beyond_now` its figure), tried in order of the bytes they add: the one with the fewest
 // bytes within the goals, ties to the fewest `weights(l)` moved off their first rung (each rung up
 // costs instructions), then to the lowest beyond; if none is within, the lowest beyond, ties to
-// the fewest bytes; the all-first one where none is better. Measures none adding more bytes than
-// one found within.
+// the fewest bytes; the all-first one where none is better. Once one is within, measures only
+// those adding the same bytes and moving the same weights.
 StorageAssignment smallest_assignment_within_goals(
     const std::vector<std::vector<format::Storage>>& rungs, const AddedBytes& added_bytes,
-    const std::function<std::size_t(std::size_t)>& weights, const BeyondGoals& beyond,
-    double beyond_now);
+    const LayerWeights& weights, const BeyondGoals& beyond, double beyond_now);
 
 // One layer at a time from `start` (figure `beyond_now`), each step to any of `steps_from(its
 // storage)`: of the steps that bring the blob within the goals, the one adding the fewest bytes
@@ -38,7 +38,7 @@ StorageAssignment smallest_assignment_within_goals(
 std::vector<FallbackMove> greedy_moves_within_goals(
     StorageAssignment start,
     const std::function<std::vector<format::Storage>(format::Storage)>& steps_from,
-    const AddedBytes& added_bytes, const std::function<std::size_t(std::size_t)>& weights,
-    const BeyondGoals& beyond, double beyond_now);
+    const AddedBytes& added_bytes, const LayerWeights& weights, const BeyondGoals& beyond,
+    double beyond_now);
 
 }  // namespace pbp::cli

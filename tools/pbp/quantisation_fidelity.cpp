@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <span>
 #include <utility>
 #include <vector>
@@ -123,9 +124,16 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
     }
     return candidate;
   };
+  // Each mix measured once: the searches measure the mixes the report then gives figures for.
+  std::map<StorageAssignment, QuantisationFidelity> measured_mixes;
   const auto fidelity_with = [&](const std::vector<format::Storage>& steps) {
+    const auto known = measured_mixes.find(steps);
+    if (known != measured_mixes.end()) return known->second;
     const std::vector<uint8_t> blob = trainer::write_blob(model_with(steps));
-    return quantisation_fidelity(original, LoadedModel::open(blob, "int8 blob"), used);
+    const QuantisationFidelity f =
+        quantisation_fidelity(original, LoadedModel::open(blob, "int8 blob"), used);
+    measured_mixes.emplace(steps, f);
+    return f;
   };
   // Bytes a step adds: float16 two per weight more than int8, the logarithmic codes none.
   const auto added_bytes = [&](size_t l, format::Storage to) {
