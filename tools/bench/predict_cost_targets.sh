@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per 13-50-1 prediction on bare-metal targets (Cortex-M, RV32; under QEMU, exact
-# counts from targets/tools/count-instructions.sh): (a) pbp_predict with float32 weights, (a8)
+# counts from targets/tools/count-instructions.sh): (a) pbp_predict with float32 weights, (a16)
+# the same model's weights in float16 (`pbp quantize --storage float16`), (a8)
 # pbp_predict with the same model's weights quantised to int8 (`pbp quantize --storage int8`),
 # (a8l) the same with logarithmic variance codes (`--storage int8-logvar`, storage type 4),
 # (b) a plain float MLP forward pass of the same shape with the weight means, (c) a 30-sample
@@ -34,6 +35,7 @@ trap 'rm -rf "$work"' EXIT
 # shellcheck source=tools/bench/predict_cost_model.sh
 source "$root/tools/bench/predict_cost_model.sh"
 prepare_model "$host" "$csv" "$work"
+"$host/bin/pbp" quantize "$work/model.pbp" --storage float16 --out "$work/model_float16.pbp" >/dev/null
 "$host/bin/pbp" quantize "$work/model.pbp" --storage int8 --out "$work/model_int8.pbp" >/dev/null
 "$host/bin/pbp" quantize "$work/model.pbp" --storage int8-logvar \
   --out "$work/model_int8-logvar.pbp" >/dev/null
@@ -50,9 +52,9 @@ for preset in "${presets[@]}"; do
   fi
   declare -A per=()
   ram=""
-  # The float32 build measures (a), (b), (c) and (d); the int8 builds (a8), (a8l), pbp_predict
-  # only.
-  for storage in float32 int8 int8-logvar; do
+  # The float32 build measures (a), (b), (c) and (d); the float16 and int8 builds (a16), (a8),
+  # (a8l), pbp_predict only.
+  for storage in float32 float16 int8 int8-logvar; do
     out="$root/build/predict-cost-$preset"
     blob="$work/model.pbp"
     if [[ $storage != float32 ]]; then
@@ -97,6 +99,7 @@ for preset in "${presets[@]}"; do
     fi
   done
   awk -v p="$preset" -v a="${per[pbp]}" -v a8="${per[pbpint8]}" -v a8l="${per[pbpint8-logvar]}" \
+    -v a16="${per[pbpfloat16]}" \
     -v b="${per[mlp]}" \
     -v c="${per[sample]}" -v d="${per[learn]:-0}" -v ram="$ram" 'BEGIN {
     printf "%s: instructions per prediction (QEMU, exact)\n", p
@@ -108,6 +111,7 @@ for preset in "${presets[@]}"; do
     if (p == "cortex-m0") goal8 = (a8 < b) ? "   goal < 1: pass" : "   goal < 1: FAIL"
     printf "  (a) / (b) = %.2f%s   (a8) / (b) = %.2f%s   (c) / (a) = %.1f\n", a / b, goal, a8 / b,
       goal8, c / a
+    printf "  (a16) pbp_predict float16 %9d   (a16) / (a) = %.2f\n", a16, a16 / a
     printf "  (a8l) pbp_predict int8-logvar %9d   (a8l) / (b) = %.2f   (a8l) / (a8) = %.2f\n", a8l,
       a8l / b, a8l / a8
     if (ram == "") {
