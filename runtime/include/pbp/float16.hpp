@@ -1,26 +1,36 @@
 // IEEE-754 binary16 <-> binary32, the encoding of storage type 2 (format.hpp): the one copy of
 // the conversion, used by the writer (trainer), the runtime's float16 kernel and the readers.
-// Integer operations only (no FPU half instructions, no libm), so every target gets the same bits.
+// Integer operations (no libm), so every target gets the same bits; where the compiler has IEEE
+// halves on a hardware FPU (ACLE's __fp16: Cortex-M4F/M7 with -mfp16-format=ieee, AArch64),
+// half_to_float is the FPU's conversion, one instruction (VCVTB, FCVT) for about 14: the same
+// value, exactly, for every finite half, under any FPSCR mode (flush-to-zero does not apply to
+// half inputs before Armv8.2's FZ16; the alternative format differs only in exponent 31).
 #pragma once
 #include <stdint.h>
 
+#if defined(__ARM_FP16_FORMAT_IEEE) && defined(__ARM_FP)
+#define PBP_HALF_TO_FLOAT_IN_HARDWARE 1
+#else
+#define PBP_HALF_TO_FLOAT_IN_HARDWARE 0
+#endif
+
 namespace pbp::format {
 
-// The float whose value the half `h` encodes: exact (every half is a float). Infinities and NaNs
-// map to infinities and NaNs (the runtime rejects them before any prediction).
-inline float half_to_float(uint16_t h) {
+// The float whose value the half `h` encodes, by integer operations: exact (every half is a
+// float). Infinities and NaNs map to infinities and NaNs, the NaNs' payload kept.
+inline float half_to_float_portable(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t exponent = (h >> 10) & 0x1Fu;
-  uint32_t mantissa = h & 0x3FFu;
+  const uint32_t magnitude = h & 0x7FFFu;
   uint32_t bits;
-  if (exponent == 0x1Fu) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else if (exponent != 0u) {
-    bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);  // rebias 15 -> 127
-  } else if (mantissa == 0u) {
+  if (magnitude - 0x0400u < 0x7800u) {  // normal (exponent 1 .. 30), tested first: one compare
+    bits = sign | ((magnitude << 13) + (112u << 23));  // rebias 15 -> 127
+  } else if (magnitude >= 0x7C00u) {
+    bits = sign | 0x7F800000u | ((magnitude & 0x3FFu) << 13);
+  } else if (magnitude == 0u) {
     bits = sign;
   } else {
     // Subnormal mantissa x 2^-24: shift its leading 1 into the implicit bit of a normal float.
+    uint32_t mantissa = magnitude;
     uint32_t float_exponent = 113u;  // 2^-14, the smallest normal half's exponent
     while ((mantissa & 0x400u) == 0u) {
       mantissa <<= 1;
@@ -31,6 +41,18 @@ inline float half_to_float(uint16_t h) {
   float value;
   __builtin_memcpy(&value, &bits, sizeof value);
   return value;
+}
+
+// The float whose value the half `h` encodes: exact. Infinities and NaNs map to infinities and
+// NaNs (the FPU may quieten a signalling NaN; the runtime rejects both before any prediction).
+inline float half_to_float(uint16_t h) {
+#if PBP_HALF_TO_FLOAT_IN_HARDWARE
+  __fp16 half;
+  __builtin_memcpy(&half, &h, sizeof half);
+  return static_cast<float>(half);
+#else
+  return half_to_float_portable(h);
+#endif
 }
 
 // The half nearest to `value`, ties to even (IEEE round-to-nearest-even): |value| >= 65520 gives

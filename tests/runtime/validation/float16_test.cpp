@@ -174,3 +174,20 @@ PBP_TEST(float16_predictions_equal_the_decoded_float32_blob) {
     PBP_CHECK(memcmp(&a, &b, sizeof a) == 0);
   }
 }
+
+// half_to_float (the FPU's conversion where the build has one: PBP_HALF_TO_FLOAT_IN_HARDWARE)
+// against the integer conversion, every finite half: the same bits, so a float16 blob predicts
+// the same on every target whichever the build takes. Exponent 31 (inf, NaN) pbp_open rejects.
+PBP_TEST(float16_conversion_matches_the_integer_one) {
+  uint32_t mismatches = 0;
+  for (uint32_t h = 0; h < 0x10000u; ++h) {
+    if ((h & 0x7C00u) == 0x7C00u) continue;
+    const uint16_t half = static_cast<uint16_t>(h);
+    if (pbp_test::float_bits(fmt::half_to_float(half)) !=
+        pbp_test::float_bits(fmt::half_to_float_portable(half))) {
+      ++mismatches;
+    }
+  }
+  PBP_CHECK_EQ(mismatches, 0u);
+  pbp_test::note("half_to_float in hardware: %d", PBP_HALF_TO_FLOAT_IN_HARDWARE);
+}
