@@ -2,7 +2,7 @@
 // the conversion, used by the writer (trainer), the runtime's float16 kernel and the readers.
 // Integer operations (no libm), so every target gets the same bits; where the compiler has IEEE
 // halves on a hardware FPU (ACLE's __fp16: Cortex-M4F/M7 with -mfp16-format=ieee, AArch64),
-// half_to_float is the FPU's conversion, one instruction (VCVTB, FCVT) for about 14: the same
+// half_to_float is the FPU's conversion, one instruction (VCVTB, FCVT) for about 12: the same
 // value, exactly, for every finite half, under any FPSCR mode (flush-to-zero does not apply to
 // half inputs before Armv8.2's FZ16; the alternative format differs only in exponent 31).
 #pragma once
