@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the cross toolchains and QEMU needed by the target presets (Debian 12 packages only).
 # Idempotent: packages already installed are skipped, and nothing is downloaded when all are present.
 #

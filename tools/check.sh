@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The project's test command (the README's, and what CI runs):
 #   1. installs what is missing (Debian packages),
 #   2. builds and tests the host preset (runtime, trainer, CLI, all host tests, fuzz corpus replay),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's first command: installs what is missing (Debian packages), builds, and runs
 # `pbp demo`: a Bayesian neural network trained by PBP on the paper's toy problem and on Boston
 # housing, exported as blobs, run by the freestanding runtime on the host and on a simulated

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what pbp-edge needs on a Debian 12 machine (run as root, or with sudo available).
 #   tools/setup.sh          host build: compiler, CMake, GoogleTest, clang (fuzzer), valgrind,
 #                           pkg-config (the installed runtime's pbp-runtime.pc), and for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The installed package (cmake --install): a CMake config, so that a user's project does
 #   find_package(pbp 0.1 CONFIG REQUIRED)  and links  pbp::runtime
 # (a host install also has pbp::trainer and the pbp tool as pbp::pbp), and a pkg-config file,
@@ -24,3 +25,6 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/pbp-runtime.pc.in ${PROJECT_BINARY_DIR}
                @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/pbp-runtime.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT runtime)
+
+# The licence travels with every install (Apache-2.0; the pkg-config file names it too).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outer checks of a blob: envelope (size, magic, version, total size, CRC) and the section
 // table. Order matters: no field is used before the checks that make it trustworthy.
 #include "blob_view.hpp"

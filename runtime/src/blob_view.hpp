@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the runtime: the pieces pbp_open is built from, each checking one layer of the
 // blob and trusting only what the previous ones checked.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The argument checks and the standardise + forward moment pass every predict function shares.
 #include "forward_pass.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the runtime: what every predict function shares. The argument checks and the
 // standardise + forward moment pass, ending with the output moments (nu_i, psi_i) in
 // standardised units; pbp_predict, pbp_predict_classes and pbp_predict_count turn them into their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The out-of-range report: how far an input row lies outside the training ranges, in training
 // stds. One pass over the inputs, a subtraction and a division per input outside its range.
 #include "input_range.hpp"

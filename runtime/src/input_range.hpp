@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the runtime: an input row against the inputs' training ranges (pbp_range_report).
 #pragma once
 #include <stdint.h>

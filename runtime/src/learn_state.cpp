@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_learn_init: a learner's state (float32 means and variances) from an opened model.
 #include "learn_state.hpp"
 

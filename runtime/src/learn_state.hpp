@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the runtime: what the learner's three parts (learn_state.cpp, learn_update.cpp,
 // learn_write_blob.cpp) share.
 #pragma once

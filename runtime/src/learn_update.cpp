@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_learn_update: one PBP update in float over the learner's state (network_update.hpp and the
 // rest of runtime/include/pbp/learn/: the trainer's equations), all or nothing.
 #include "learn_state.hpp"

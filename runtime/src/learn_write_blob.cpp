@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_learn_write_blob: the learnt model as a blob, laid out as its source with float32 weights.
 #include "blob_view.hpp"
 #include "learn_state.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The float16 layer kernel (storage type 2): linear_moments over rows of IEEE binary16 weights.
 // Each weight is converted exactly to float (format::half_to_float, integer operations only) and
 // goes through the same terms, in the same order, as the float32 kernel (moments.hpp), so a

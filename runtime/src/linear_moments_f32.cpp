@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The float32 layer kernel (storage type 1): moments.hpp's linear_moments on the blob's weights,
 // in place. Out of line, as the float16 and int8 kernels are: its frame is then not part of
 // every storage type's stack path through forward_pass.

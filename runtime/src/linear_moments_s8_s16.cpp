@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The int8 layer kernel (storage type 3, format.hpp's int8_weights), s8 weights x s16
 // activations: linear_moments with integer sums. With m_w = s_j q and v_w = w u^2,
 //   a_mean = s_j sum_k q A_k                          A_k = m_z[k]

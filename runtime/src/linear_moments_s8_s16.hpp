@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pieces of the int8 kernel (linear_moments_s8_s16.cpp, s8 weights x s16 activations) that
 // its tests call on their own: the power-of-two quantisation of unit moments to int16, the
 // integer row sums (a portable loop and a paired loop shaped for the Cortex-M DSP instructions),

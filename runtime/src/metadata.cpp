@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The optional metadata section: key/length/value entries, validated in full at open time.
 #include "blob_view.hpp"
 

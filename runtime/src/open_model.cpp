@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_open: validates a whole blob and builds the pbp_model view into it.
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_predict: standardise the input, run the forward moment pass (moments.hpp), and turn the
 // output moments into a prediction in target units with a central interval.
 #include "blob_view.hpp"

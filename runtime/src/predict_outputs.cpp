@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_predict_classes and pbp_predict_count: the forward pass (forward_pass.hpp), then the task's
 // predictive distribution from the output moments (outputs.hpp).
 #include "forward_pass.hpp"

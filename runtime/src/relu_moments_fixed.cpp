@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fixed-point ReLU moments (relu_moments_fixed.hpp). Formats are named by their fraction
 // bits: Q30 means value * 2^30 in an integer. Every product is a 32 x 32 -> 64-bit multiply
 // keeping the high word (one SMMUL/UMULL on Cortex-M4/M7), truncating toward minus infinity,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ReLU moments of an int8 network's hidden units in fixed point: from a unit's pre-activation
 // mean m and variance v to A = E[z], B = E[z^2], C = Var z of z = max(0, a), a ~ N(m, v), which
 // the next int8 layer rounds to its 15-bit codes (linear_moments_s8_s16.cpp). Why: without an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Status names and descriptions: one table, indexed by the enum value.
 #include "pbp/pbp.h"
 

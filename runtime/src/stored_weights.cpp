@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_open's reading of a layer's weight tensors in every storage type it supports.
 #include "stored_weights.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the runtime: a layer's weight tensors in any storage type (format.hpp), located and
 // checked by pbp_open, and the kernel that runs a layer of each type.
 #pragma once

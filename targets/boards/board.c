@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The part of the porting layer written once for every port (board.h): the run around main with
 // its stack and heap report, stack painting, the heap break, fault messages and the few C++ ABI
 // hooks that libstdc++ would otherwise provide (it is not linked: C++ objects link with the C

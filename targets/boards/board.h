@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The porting layer: what a bare-metal board gives the programs that run on it (tests/runtime,
  * targets/examples, targets/selfcheck) and the host scripts that judge them. TensorFlow Lite
  * Micro's debug_log.h is the model: this header is the contract, each port implements it in one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What every bare-metal GCC toolchain file shares (Cortex-M with newlib, RV32 with picolibc): the
 # compiler named by PBP_GCC_PREFIX, static-library compiler checks (no board glue there), the
 # compile and link flags on top of PBP_CPU_FLAGS and PBP_LIBC_COMPILE_FLAGS, C++ linked with the

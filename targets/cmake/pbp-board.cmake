@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The board glue of the bare-metal targets (the porting layer: targets/boards/board.h), included by
 # a port's toolchain file (arm-none-eabi.cmake, riscv32-elf.cmake) once it has set
 #   PBP_BOARD                    the board, a folder of targets/boards (set by the preset's file)

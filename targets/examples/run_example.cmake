@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DEMULATOR=a|b|c -DPROGRAM=elf -DEXPECTED=file -P run_example.cmake
 # Runs PROGRAM (through EMULATOR, '|'-separated, may be empty) and passes when it exits 0 and its
 # output, without the board glue's "[board ...]" lines, equals the file EXPECTED exactly. With

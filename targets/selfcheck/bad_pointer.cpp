@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A crash must end the run with a failure, not hang it (bare metal: fault handler; Linux: SIGSEGV).
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // main's return value must become the emulator's exit status; printf must format floats.
 #include <stdio.h>
 

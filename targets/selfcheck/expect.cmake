@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DEMULATOR=a|b|c -DPROGRAM=elf -DEXPECTED_STATUS=regex -DEXPECTED_OUTPUT=regex -P expect.cmake
 # Runs PROGRAM (through EMULATOR, '|'-separated) and fails unless its exit status matches
 # EXPECTED_STATUS ("CRASH": killed by a signal) and its output matches EXPECTED_OUTPUT.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A failing check must give a non-zero exit status.
 #include "harness.hpp"
 

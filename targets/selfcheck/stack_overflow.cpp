@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unbounded recursion must fault (the stack sits at the bottom of RAM), not corrupt data or hang.
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # AArch64 Linux (glibc, static), tests run under user-mode QEMU. Usage: cmake --preset aarch64-linux
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Common part of the Cortex-M toolchain files (bare metal, newlib + semihosting, QEMU system mode).
 # The per-core files set PBP_CPU_FLAGS and PBP_BOARD, then include this one. Board glue:
 # targets/boards/cortex-m (the port) and targets/boards/<board> (targets/cmake/pbp-board.cmake).

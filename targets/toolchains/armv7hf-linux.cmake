@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ARMv7-A Linux, hard-float ABI (Debian armhf: VFPv3-D16, Thumb-2), glibc, static; tests run under
 # user-mode QEMU. Usage: cmake --preset armv7hf-linux
 set(CMAKE_SYSTEM_NAME Linux)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cortex-M3 (ARMv7-M, soft float).
 # Board: targets/boards/mps2-an385 (QEMU -M mps2-an385). Usage: cmake --preset cortex-m3
 set(PBP_BOARD mps2-an385)

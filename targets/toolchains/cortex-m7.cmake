@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cortex-M7 (ARMv7E-M, double-precision FPU fpv5-d16, hard-float ABI).
 # Board: targets/boards/mps2-an500 (QEMU -M mps2-an500). Usage: cmake --preset cortex-m7
 set(PBP_BOARD mps2-an500)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Common part of the Linux cross toolchain files: PBP_LINUX_TRIPLE and PBP_QEMU_USER are set first.
 find_program(PBP_LINUX_CROSS_GCC ${PBP_LINUX_TRIPLE}-gcc)
 if(NOT PBP_LINUX_CROSS_GCC)

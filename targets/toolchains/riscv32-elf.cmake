@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Common part of the RV32 toolchain files (bare metal, picolibc + semihosting, QEMU system mode).
 # The per-core files set PBP_CPU_FLAGS, PBP_QEMU_CPU and PBP_BOARD, then include this one. Board
 # glue: targets/boards/riscv (the port) and targets/boards/<board> (targets/cmake/pbp-board.cmake).

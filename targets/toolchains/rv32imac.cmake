@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # RV32IMAC (no FPU: soft float, ilp32 ABI), machine mode.
 # Board: targets/boards/virt-rv32 (QEMU -M virt, a CPU without F and D). Usage: cmake --preset rv32imac
 set(PBP_BOARD virt-rv32)

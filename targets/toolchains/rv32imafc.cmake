@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # RV32IMAFC (single-precision FPU, hard-float ilp32f ABI), machine mode.
 # Board: targets/boards/virt-rv32 (QEMU -M virt, a CPU with F and without D). Usage: cmake --preset rv32imafc
 set(PBP_BOARD virt-rv32)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Counts the guest instructions an ELF executes under the QEMU of a target preset.
 #
 #   targets/tools/count-instructions.sh <preset> <elf> [program arguments...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Footprint of the runtime in one -Os target build (called by size-report.sh --os).
 
   footprint.py BUILD_DIR SIZE_TOOL NM_TOOL

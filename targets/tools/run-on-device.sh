@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs a model blob on a simulated device: the model_runner firmware example
 # (targets/examples/model_runner) under QEMU prints every output's float bits, one line per input
 # row, which `pbp demo --device` compares with the host runtime's.

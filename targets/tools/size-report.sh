@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Code and data size of the runtime library (libpbp_runtime.a) and its stack frames, per target.
 #
 #   targets/tools/size-report.sh                  every configured target preset under build/

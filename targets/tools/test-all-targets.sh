@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Configures, builds and tests every target preset (or the given ones), then prints one summary line
 # per preset: result, test counts and wall times. Logs: build/<preset>/test-all.log.
 #

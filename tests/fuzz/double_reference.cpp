@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The double pass and its float error bounds (see double_reference.hpp for the invariant).
 #include "double_reference.hpp"
 

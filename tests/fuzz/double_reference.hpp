@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An independent double-precision evaluation of an opened model, for the fuzz invariant "the
 // runtime's float answer agrees with the double answer, or the runtime returns an error".
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: clang -fsanitize=fuzzer,address,undefined (PBP_FUZZ=ON).
 #include "fuzz_open_predict.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz entry: open + predict with invariants checked. Heap buffers sized exactly (blob copy,
 // workspace of model.workspace_bytes), so AddressSanitizer sees any read or write outside them.
 // Every PBP_OK prediction is checked against an independent double evaluation of the same blob

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one fuzz entry point, shared by the libFuzzer target and the corpus replay test.
 #pragma once
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Feeds every file of the seed corpus to the fuzz entry point: the normal test run replays what
 // the fuzzer starts from (and any crash reproducer committed to the corpus).
 #include <cstdio>

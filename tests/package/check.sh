@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI stage "package" (tools/check.sh): pbp-edge as a user's own project sees it.
 #   1. targets/DEPLOYING.md's walk-through: every sh block marked for CI, run verbatim from the
 #      top of the tree (its output folders build/install and build/deploy made afresh); then the

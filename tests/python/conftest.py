@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for pbp_edge's tests: the module (build/host/python unless PYTHONPATH has it), the
 pbp command line to compare with, and small deterministic data sets."""
 import os

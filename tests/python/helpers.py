@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Small deterministic data sets and the CSV files `pbp` reads and writes, for the tests."""
 import csv
 

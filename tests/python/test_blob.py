@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The model as a blob: save and load, pickling through the blob, blobs `pbp train` wrote."""
 import pickle
 

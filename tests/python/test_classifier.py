@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PBPClassifier: labels, probabilities, binary (probit) and multiclass (softmax)."""
 import numpy as np
 import pytest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pbp_edge against the pbp command line: the same blob predicts the same bits, the same data and
 options train the same model, and export_c writes what `pbp export-c` writes."""
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Bad input gets a Python exception that says what is wrong, never a crash."""
 import numpy as np
 import pytest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The README's Python example runs as written."""
 import pathlib
 import re

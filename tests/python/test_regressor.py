@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PBPRegressor: training, the predictive distribution and its parts, determinism."""
 import numpy as np
 import pytest

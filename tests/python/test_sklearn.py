@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """scikit-learn: the estimators clone, pickle, and work in a Pipeline and cross_val_score."""
 import pickle
 

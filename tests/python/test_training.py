@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Training from Python: progress, interruption, the GIL released, threads."""
 import os
 import signal

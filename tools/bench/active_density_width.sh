@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Chooses the density strategies' kernel width (pbp active --density-width) without a test row:
 # every data set through `pbp active --score-on pool` (the development protocol: each repeat's
 # test rows are left out, the scores come from rows taken from its pool) for each width, then per

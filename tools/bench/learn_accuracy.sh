@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Learning on the device against the host trainer, on a regression data set with standard splits
 # (Boston's 20 in ../shared/datasets/boston_splits: index_train_S.txt / index_test_S.txt, 0-based
 # rows). Per split: a model trained (pbp train, 1 x 50, 40 epochs, seed 1) on the first 100 of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Cost and accuracy of one pbp_predict (moment propagation, float) on a 13-50-1 model against
 #   (b) a plain float MLP forward pass of the same shape with the weight means, and
 #   (c) a 30-sample estimate of the predictive std (every weight drawn from N(m, v) with a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the predict_cost benchmarks: the model and inputs they measure.
 #   prepare_model <host build dir> <boston.csv or ""> <work dir>
 # With a CSV: `pbp train` on its first 306 rows (or $PREDICT_COST_MODEL, a model already trained

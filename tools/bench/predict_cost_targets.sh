@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Instructions per 13-50-1 prediction on bare-metal targets (Cortex-M, RV32; under QEMU, exact
 # counts from targets/tools/count-instructions.sh): (a) pbp_predict with float32 weights, (a16)
 # the same model's weights in float16 (`pbp quantize --storage float16`), (a8)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Training speed of one Boston run (first 455 rows, 1 hidden layer of 50, 40 epochs = 18 200 ADF
 # updates) against the authors' reference C code measured on this kind of machine.
 #   tools/bench/train_speed.sh <pbp binary> <boston.csv>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The UCI regression benchmark: every data set found in the given folders through
 # `pbp crossval --split-files` (the trainer's defaults unless crossval arguments follow `--`), then
 # one table beside the published figures (PBP paper, MC dropout, deep ensembles) and an SVG figure.

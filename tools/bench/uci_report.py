@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The UCI benchmark's report: one table and one SVG figure from `pbp crossval --json` files.
 
   uci_report.py --out DIR [--note TEXT] NAME.json...

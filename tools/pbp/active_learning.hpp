@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Active learning as in the PBP paper's section 5.4: each repeat splits the data at random into
 // a small training set, a test set and a pool; the model is trained from scratch, tested, and
 // one pool point at a time (by the strategy: see Strategy) moves to the training set, followed by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How one active-learning repeat divides the data: its initial training rows, the rows it is
 // scored on, and the pool it picks from; and the seeds it gives every strategy alike.
 #pragma once

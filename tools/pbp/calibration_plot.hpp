@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `eval --calibration`: how well a model's stated uncertainty matches what happens, as an SVG.
 #pragma once
 #include <span>

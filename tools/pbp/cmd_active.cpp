@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp active`: active learning as in the PBP paper's section 5.4 - does picking the pool point
 // of highest predictive variance beat picking at random?
 #include <algorithm>

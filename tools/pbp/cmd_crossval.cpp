@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp crossval`: the paper's protocol - train on each split's training rows, test on the rest,
 // report per-split figures and mean +- standard error.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp demo`: from nothing to "my model runs on a (simulated) microcontroller and says how sure
 // it is": trains the PBP paper's toy problem and Boston housing, exports both blobs, predicts
 // with the freestanding runtime on the host and, given a device command, on the device, and

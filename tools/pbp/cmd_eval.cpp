@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp eval`: test metrics of a model on labelled data, in original units.
 #include <filesystem>
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp export-c model.pbp --name NAME [--out-dir DIR]`: the blob as a C99 const byte array
 // (NAME.h / NAME.c), aligned for pbp_open, ready to compile into firmware.
 #include <cstdio>

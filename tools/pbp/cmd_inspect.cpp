@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp inspect model.pbp [--json]`: validates a blob with the runtime and describes it.
 #include <algorithm>
 #include <charconv>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp learn --model M.pbp --data NEW.csv --out M2.pbp [--passes N]`: the device's learning on a
 // workstation. Runs the runtime's float update (pbp_learn.h, the bits a device computes) over the
 // rows, writes the learnt blob atomically and prints the figures before and after.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp predict`: the predictive distribution of every row of a data file.
 #include <iostream>
 

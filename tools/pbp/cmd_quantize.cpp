@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp quantize IN.pbp --storage float16|int8 --out OUT.pbp`: the same model with its layers'
 // weights in another storage type (runtime/FORMAT.md), written atomically, with what that cost.
 #include <cmath>

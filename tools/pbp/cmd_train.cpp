@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp train`: fit a PBP network to a CSV or IDX data set and write the model blob.
 #include <chrono>
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp verify`: the runtime (float, as a device runs the blob) against the trainer (double, on the
 // blob's weights) on every row of a data file; fails above a tolerance.
 #include <cstdio>

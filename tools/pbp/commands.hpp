@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pbp subcommands: one file each (cmd_<name>.cpp). Each takes the arguments after its name
 // and returns the process exit code (0 success, 1 runtime failure, 2 usage error).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp demo`'s pieces: the host-vs-device comparison and the table it prints.
 #pragma once
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running a model blob on a (simulated) device for `pbp demo`: the model_runner firmware example
 // (targets/examples/model_runner) reads a blob and float32 input rows and prints the bits of
 // every output; this side writes its inputs, runs the command that starts it and reads the bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test figures of a model on labelled rows, per task, as `eval` and `crossval` report them.
 #pragma once
 #include <span>

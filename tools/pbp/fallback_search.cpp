@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fallback's searches over storage assignments (fallback_search.hpp).
 #include "fallback_search.hpp"
 

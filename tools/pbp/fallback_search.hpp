@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The int8 fallback's searches over storage assignments (quantisation_fidelity.cpp's
 // fall_back_within_goals), apart from how a blob is measured, so tests can give them figures.
 // `beyond(assignment)` is how far that blob is beyond the goals (<= 1: within both),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matching a data file's columns to a model's inputs for `predict` and `eval`.
 #pragma once
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `pbp inspect` says of an ARD or Laplace model's inputs: the learned priors read from the
 // blob's metadata, and each input's relevance (text and JSON).
 #pragma once

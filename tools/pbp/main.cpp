@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pbp command line: dispatches to one subcommand per file (cmd_<name>.cpp).
 #include <cstring>
 #include <iostream>

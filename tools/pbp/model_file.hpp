@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Model files: `train` writes a blob, `predict`/`eval` load it and run it the way a device does.
 #pragma once
 #include <cstddef>

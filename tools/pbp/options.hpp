@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line option parsing shared by the subcommands: "--name value" or "--name=value".
 #pragma once
 #include <cstdint>

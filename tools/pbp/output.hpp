@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Output helpers: JSON writing, number formatting and a TTY-only progress bar.
 #pragma once
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Independent tasks (crossval splits, active-learning repeats) spread over threads.
 #pragma once
 #include <cstddef>

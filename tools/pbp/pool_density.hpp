@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How much unlabelled input mass each pool row stands for: a Gaussian kernel density over the
 // pool's own inputs (never a label, never a test row), each reference row discounted by how far the
 // labelled rows already cover it. For density-weighted active learning (Settles & Craven 2008's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CSV that `pbp predict` writes, per task; pure formatting, so tests can check it directly.
 #pragma once
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The quantised blob against its float32 original (quantisation_fidelity.hpp).
 #include "quantisation_fidelity.hpp"
 

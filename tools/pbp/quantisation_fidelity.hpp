@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How far a quantised blob's predictions are from its float32 original's, on the rows its int8
 // rounding used (label-free): `pbp quantize --data` and `pbp train --storage int8` report it, and
 // warn where the weights' storage changes the predictive distribution by more than the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "stored_weights_report.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `pbp inspect` reports of a blob's stored weights: their values whatever the storage type,
 // their bytes, and how far float16 or int8 weights can be from the values they were rounded from.
 #pragma once

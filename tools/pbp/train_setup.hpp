@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `train` and `crossval` share: the training options and the data loading.
 #pragma once
 #include <string>

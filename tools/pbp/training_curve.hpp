@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `train --curve`: a model's figures after every epoch, on the training rows and optionally a
 // test set, as an SVG. Each epoch's model goes through its blob and the runtime, exactly as
 // `pbp eval` would score it, so the last point equals `pbp eval` on the written model.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Active learning by expected variance reduction (Cohn 1996, "ALC"): pick the pool row whose label
 // would most reduce the predictive variance summed over the whole pool, rather than the row of
 // highest variance (MacKay's rule), which with few labels favours rows far from the rest.

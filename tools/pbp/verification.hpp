@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp verify`'s core: every output of a model's predictive distribution as the runtime (float,
 // the blob) and the trainer (double, the blob's weights) compute it, and how far apart they are.
 #pragma once

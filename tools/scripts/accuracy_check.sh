@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI's accuracy check on real data (tools/check.sh gives it ../shared/datasets, or without it the
 # sets that tools/scripts/fetch_datasets.sh takes from Debian). Runs every check whose data is in
 # the folder, names each one it skips (SKIPPED: ...), and fails on a clear regression against the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fetches public data sets from Debian's python3-sklearn package (no root needed) and writes
 # them as plain CSV (one header row, target last) into DIR (default build/datasets):
 #   boston.csv (506 x 13, house value), breast_cancer.csv (569 x 30, 0/1 label),

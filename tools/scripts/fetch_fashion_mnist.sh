@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fetches Fashion-MNIST (60 000 training + 10 000 test images, 28 x 28, 10 classes) from Debian's
 # dataset-fashion-mnist package without root (apt-get download + dpkg-deb -x) and writes the four
 # IDX files uncompressed into DIR (default build/datasets/fashion-mnist), ready for

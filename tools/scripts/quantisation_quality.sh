@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # float16 and int8 weights against the float32 blob of the same training run (README, "Quantised
 # weights"): each float32 model is trained once, quantised with `pbp quantize` (int8 with --data:
 # the split's training rows, as `pbp train --storage int8` does), and the blobs are scored with

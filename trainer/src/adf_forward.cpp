@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ADF update's forward pass: moments of every layer's pre-activations and hidden units'
 // outputs (ReLU, erf or sign), kept for the backward pass (adf.cpp). Split layers compute their two
 // parts' units on two threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AdfWorkspace: the ADF loops' padded working copy of a network's weights and their buffers.
 #include <algorithm>
 

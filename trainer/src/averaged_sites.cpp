@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SEP's removal of averaged likelihood sites (averaged_sites.hpp).
 #include "pbp/trainer/averaged_sites.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Batch EP for a two-layer probit network (batch_ep.hpp): Algorithm 1 of Jylanki et al. (2014)
 // with the factorised approximation of their section 3.3.2. Schedule (their section 3.5):
 //  1. sweeps over the likelihood sites with theta fixed at log 0.3^2, the input-weight prior sites

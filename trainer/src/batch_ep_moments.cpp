@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The moment equations of the batch EP comparator (batch_ep.hpp), each checked in
 // tests/host/batch_ep against Monte Carlo or brute-force integration.
 #include <numbers>

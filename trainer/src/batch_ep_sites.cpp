@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The site updates of the batch EP comparator (batch_ep_trainer.hpp): the likelihood sites
 // (their appendices A-E) and the prior sites (appendix F). The eq. numbers are theirs.
 #include <algorithm>

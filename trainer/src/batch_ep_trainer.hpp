@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch EP comparator's state and steps (batch_ep.hpp), shared by batch_ep.cpp (set-up,
 // schedule, predictions) and batch_ep_sites.cpp (the site updates). Private to the trainer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model blob reader of the trainer: decodes a blob into a double-precision Model through the
 // layout in format.hpp, so `pbp verify` can compare the trainer's arithmetic with the runtime's
 // on the very weights a device holds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model blob writer: lays the sections out in the order FORMAT.md shows, then checks the
 // result with the runtime's own reader.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Storage types 3 and 4's codes (int8_codes.hpp).
 #include "int8_codes.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The codes of a layer's weights in storage types 3 and 4 (format.hpp's int8_weights and
 // int8_log_variance): blob_writer.cpp lays them out.
 #pragma once

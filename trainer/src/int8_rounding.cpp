@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data-aware int8 rounding (int8_rounding.hpp).
 #include "pbp/trainer/int8_rounding.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power-of-two unit scales before int8 rounding (int8_unit_scales.hpp).
 #include "pbp/trainer/int8_unit_scales.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IterateAverage (iterate_average.hpp).
 #include "pbp/trainer/iterate_average.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tilted moments of the Laplace prior term (laplace_prior.hpp): closed form in w, quadrature in
 // phi.
 #include <algorithm>

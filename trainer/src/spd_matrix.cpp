@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small dense SPD matrices (spd_matrix.hpp).
 #include "pbp/trainer/spd_matrix.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Moments of the erf hidden unit z = erf(a / sqrt 2) = 2 Phi(a) - 1 under a Gaussian
 // pre-activation a ~ N(m, v): the EP paper's activation (Jylanki et al. 2014, eq. 2; its 1/sqrt K
 // is PBP's 1/sqrt(n + 1) pre-activation scale). The one copy of these equations: the runtime runs

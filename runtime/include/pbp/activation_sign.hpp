@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Moments of the sign hidden unit z = sign(a) under a Gaussian pre-activation a ~ N(m, v) (the
 // ADF-extensions paper's sign unit, Ghosh et al. 2016, Figure 1). The one copy of these
 // equations: the runtime runs them in float, the trainer in double (its Jacobian:

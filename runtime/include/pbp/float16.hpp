@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IEEE-754 binary16 <-> binary32, the encoding of storage type 2 (format.hpp): the one copy of
 // the conversion, used by the writer (trainer), the runtime's float16 kernel and the readers.
 // Integer operations (no libm), so every target gets the same bits; where the compiler has IEEE

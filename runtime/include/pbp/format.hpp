@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model blob, format v1: the one definition of its layout, shared by the writer (trainer)
 // and the reader (runtime). runtime/FORMAT.md describes the same bytes in prose.
 // All fields little-endian; every offset below is in bytes.

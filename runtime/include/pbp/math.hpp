@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math: the runtime's own elementary and normal-distribution functions for float and
 // double, built only from +, -, *, / and sqrt (plus exact bit manipulation), so that with
 // -ffp-contract=off every IEEE-754 target computes the same bits. Freestanding: no libm, no

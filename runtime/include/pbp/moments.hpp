@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Forward moment propagation of PBP (Hernandez-Lobato & Adams 2015, eqs. 13-17): the one copy of
 // these equations. The runtime instantiates it in float, the trainer in double (and adds the
 // backward pass on top of the intermediates returned here; its working layouts and vectorised

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Predictive distributions of the regression, binary, multiclass and count tasks (Ghosh, Delle Fave
 // & Yedidia 2016, "Assumed density filtering methods for learning Bayesian neural networks") from
 // the output moments of one forward pass: output i is z_i ~ N(nu_i, psi_i), independent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pbp runtime: C API (C99). Opens a model blob (format v1, see runtime/FORMAT.md) in place and
  * predicts with it. No heap, no libm, no global state: every buffer is the caller's, every call
  * returns a status. Untrusted blobs are safe to open (runtime/SECURITY.md).

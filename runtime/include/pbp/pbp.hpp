@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp runtime: a thin C++17 API over pbp.h. Same rules: no heap, no exceptions, statuses.
 //
 //   pbp::Model model;

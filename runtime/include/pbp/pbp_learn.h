@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pbp runtime: learning on the device (C99). PBP learns one data point at a time, with no
  * learning rate and no data kept: each update is a forward moment pass, the likelihood's
  * d log Z / d (mean, variance) of the output, a backward pass to every weight, the moment-matching

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // ARM semihosting calls (the "Angel" interface that QEMU implements with
 // -semihosting-config enable=on): used by the fault handlers, which must not depend on libc state.
 #pragma once

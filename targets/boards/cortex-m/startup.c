@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The Cortex-M port of the porting layer (../board.h): vector table, reset handler, stack guard,
 // fault handlers, console and exit through semihosting (newlib's librdimon) and newlib's heap
 // hook. ../board.c, shared by every port, runs main and prints the report.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Arm MPS2 AN385 (Cortex-M3) under QEMU. Memory map and stack size: memory.ld beside this file.
 set(PBP_BOARD_PORT cortex-m)  # targets/boards/cortex-m: startup.c, cortex-m.ld
 set(PBP_QEMU_MACHINE mps2-an385)

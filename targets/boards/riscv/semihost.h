@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // RISC-V semihosting calls (the Arm "Angel" operations behind the RISC-V semihosting trap, which
 // QEMU implements with -semihosting-config enable=on): used by the porting layer's console and
 // exit, which must not depend on libc state.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The RISC-V (RV32, machine mode) port of the porting layer (../board.h): reset code, stack
 // guard, trap handler, console and exit through semihosting, and picolibc's heap hook.
 // ../board.c, shared by every port, runs main and prints the report.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates boston_13_50.c/.h into OUT_DIR with regenerate.sh and compares them with the
 # committed ones in SOURCE_DIR. Prints "SKIPPED:" (the test's SKIP_REGULAR_EXPRESSION) when no
 # Boston CSV is found among DATA_CANDIDATES ('|'-separated; tools/scripts/fetch_datasets.sh writes build/datasets/boston.csv).

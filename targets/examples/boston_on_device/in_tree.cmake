@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Boston housing network on a device, built by the tree (included from ../CMakeLists.txt):
 # main.c + the committed `pbp export-c` output. CMakeLists.txt beside this file builds the same
 # firmware as a project of its own, against the installed package (targets/DEPLOYING.md).

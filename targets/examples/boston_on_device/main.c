@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* boston_on_device: what firmware does with a model exported by `pbp export-c`.
  *
  * The Boston housing network (13 inputs -> 50 ReLU -> 1, trained by PBP on all 506 rows) is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates boston_13_50.c/.h (the model this example links) from the Boston housing data:
 #   pbp train --recipe paper --hidden 50 --epochs 40 --seed 1 on all 506 rows, then pbp export-c.
 #
@@ -19,4 +20,6 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"  # export-c records the blob's path: keep it a bare file name
 "$pbp" train --data "$data" --out boston_13_50.pbp --recipe paper --hidden 50 --epochs 40 --seed 1 >/dev/null
 "$pbp" export-c boston_13_50.pbp --name boston_13_50 --out-dir "$out" >/dev/null
+# The example's model is the project's own, under its licence (export-c leaves a user's unlabelled).
+sed -i '1i /* SPDX-License-Identifier: Apache-2.0 */' "$out/boston_13_50.c" "$out/boston_13_50.h"
 echo "regenerate: wrote $out/boston_13_50.c and $out/boston_13_50.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Measures, on a bare-metal board, the stack pbp_open and pbp_predict use with the Boston model:
  * paints the free stack below the caller, makes the call, and finds the lowest word written
  * (the porting layer's stack painting, targets/boards/board.h). Prints "pbp_open stack N bytes"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The int8 Fashion-MNIST blob (fashion_int8.pbp, 973 016 bytes) linked into read-only memory as
  * it is, by the assembler's .incbin: no 5 MB C array to compile. 8-byte aligned for pbp_open.
  * PBP_FASHION_BLOB_PATH is the file's absolute path (CMakeLists.txt). */

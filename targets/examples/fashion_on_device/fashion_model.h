@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The int8 784-400-400-10 Fashion-MNIST model (fashion_model.c). */
 #ifndef FASHION_MODEL_H
 #define FASHION_MODEL_H

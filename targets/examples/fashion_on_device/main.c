@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fashion_on_device: a 784-400-400-10 Bayesian network classifying clothes, with int8 weights.
  *
  * The model (PBP, 10 epochs on the 60 000 Fashion-MNIST training images, then `pbp quantize

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs `pbp learn --model boston_start.pbp --data stream.csv --out OUT` and checks that the blob's
 # CRC-32 trailer is the one the example prints in expected_output.txt.
 execute_process(COMMAND ${PBP} learn --model ${SOURCE_DIR}/boston_start.pbp --data

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Learning on the device (included from ../CMakeLists.txt): main.c + the committed data from
 # regenerate.sh. Not on the micro:bit: 13-50-1 learning takes 8.8 KB of its 16 KiB of RAM, which
 # the harness's stack, C library data and printf heap leave short.

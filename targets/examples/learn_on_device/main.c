@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* learn_on_device: a device that goes on learning after deployment
  * (runtime/include/pbp/pbp_learn.h).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs run-model-runner.sh (the script targets/tools/run-on-device.sh ends in) on an inputs file
 # that ends inside a row: passes only if it exits non-zero and says why.
 execute_process(COMMAND sh ${RUNNER} ${MODEL} ${INPUTS} RESULT_VARIABLE status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* model_runner: runs any model blob on the device and prints every output bit-exactly, so that a
  * host can check that the device computes the same bits (`pbp demo` does, through
  * targets/tools/run-on-device.sh).

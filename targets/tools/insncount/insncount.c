@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU TCG plugin: counts executed guest instructions and prints "insns: N" at exit.
  * Adapted from shared/tools/qemu-insncount.c. Plugin API v1 (QEMU 7.2, Debian 12): Debian ships
  * neither plugins nor qemu-plugin.h, so the few declarations needed are written out here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The erf and sign Jacobians (trainer/include/pbp/trainer/activation_jacobian.hpp) against
 // central finite differences of the moment functions, and through the whole ADF gradient.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The erf and sign moments (runtime/include/pbp/activation_*.hpp) against Monte Carlo, their
 // deterministic and non-finite cases, and float (the runtime's) against double (the trainer's).
 #include <gtest/gtest.h>

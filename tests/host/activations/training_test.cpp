@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Training with each hidden activation on a small synthetic problem, y = 2 sin(2x) + x + N(0, 0.09)
 // with x ~ U[-3, 3]: the model fits it, is deterministic, and its blob runs in the runtime with the
 // trainer's answers.

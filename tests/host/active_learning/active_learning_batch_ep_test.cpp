@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch EP comparator (`pbp active --method ep|both`): label `sweep`, as batch EP takes
 // minutes under qemu.
 #include "active_learning_fixture.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the active-learning tests: the generated pool and a small JSON reader.
 // 195 inputs dense in [-1, 1] and 5 far outside (rows 195..199), where a model trained on the
 // dense part is least sure, so the variance strategy must pick them first.

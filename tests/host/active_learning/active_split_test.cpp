@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How an active-learning repeat divides the rows: disjoint parts that cover the data, and with
 // --score-on pool no test row anywhere, the scored rows taken from the same split's pool.
 #include <gtest/gtest.h>

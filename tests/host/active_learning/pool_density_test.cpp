@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The density strategies' pool coverage: the brute-force sum it stands for, the leave-one-out,
 // and that a labelled row takes away the density around it (so picks do not pile up).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The variance-reduction strategy's pieces: the output sensitivities are the network's weight
 // gradients (finite differences), their products the linearised posterior variance (the moment
 // pass's, for small weight variances), and the pick is the brute-force maximiser of its score.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The input_prior_precision metadata entry: written by the blob writer, read back by the tools,
 // refused when malformed, and ignored by the runtime, which opens and predicts exactly as without.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--prior ard` on the command line, and the input relevance `pbp inspect` prints by name.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small ARD and Laplace models trained on generated data, for the blob and command-line tests.
 #pragma once
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SEP (averaged_sites.hpp): the removal of averaged likelihood sites, and what it is for: q
 // counts the data once however many epochs run, where ADF counts it once per epoch.
 #include <gtest/gtest.h>

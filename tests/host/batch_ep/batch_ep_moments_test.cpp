@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every moment equation of the batch EP comparator against an independent computation: fine
 // trapezoid integration with the standard library's erfc/exp (tolerances: the Simpson rules'
 // error on these smooth integrands, far below 1e-6), or Monte Carlo (tolerances: 5 standard

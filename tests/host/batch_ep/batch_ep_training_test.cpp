@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch EP algorithm end to end: it reaches a fixed point on a small problem, is
 // deterministic, its predictions are the moments of its own approximation, and it fits a
 // simple 1-D regression sensibly.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/bench/active_density_width.sh on a generated 300-row set, two widths, two repeats: a table
 # row per width, the criterion per width, a choice among them, every run scored on the pool; a
 # missing data file is refused before any run.

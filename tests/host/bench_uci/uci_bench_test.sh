@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tools/bench/uci.sh end to end on tiny data sets generated here: a folder set with a constant
 # column, a 1e9-scale input and a name that needs XML escaping, and a Boston-layout set named
 # like a published row (its anchors must appear). Then a set without splits must be refused

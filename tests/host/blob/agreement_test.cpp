@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime (float32, blob) agrees with the trainer's double-precision predict on 1000 random
 // rows per model, for 1, 2 and 4 hidden layers, and for erf and sign hidden units.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A regression model's epistemic scale (the recipe's calibration): written only with the
 // likelihood that carries it, applied by the runtime as by the trainer, read back, and refused
 // when missing or out of range.

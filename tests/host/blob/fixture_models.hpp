@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hand-built models behind the committed test blobs (tests/runtime/blobs/tiny_blob.h and the
 // fuzz seed corpus). Plain formulas, no RNG: the bytes must be the same on every machine.
 #pragma once

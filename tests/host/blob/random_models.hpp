@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random but sane models for the round-trip and agreement tests: weight means ~ N(0,1)/sqrt(n+1),
 // variances ~ U[0.001, 0.5], Gammas with a > 1, standardisation of a plausible data set.
 #pragma once

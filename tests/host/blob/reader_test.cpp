@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_blob inverts write_blob: every field comes back rounded to float32, writing the result
 // again gives the same bytes, for every task; a blob the runtime refuses is refused.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writer -> runtime reader round trip: every field of models with 1, 2 and 4 hidden layers comes
 // back as written (values rounded to float32 once), metadata included.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // train -> predict / eval / crossval on a small generated data set, through the built binary.
 #include <sstream>
 

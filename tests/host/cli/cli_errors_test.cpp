@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line's usage and input errors: exit codes and one-line messages naming the spot.
 #include <functional>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp export-c` writes NAME.h and NAME.c together or not at all.
 #include <filesystem>
 #include <string>

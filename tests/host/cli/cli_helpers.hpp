@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running the pbp binary as a subprocess on files in a per-test temporary directory.
 #pragma once
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matching a data file's columns to a model's inputs (predict, eval, verify): by the model's
 // feature names, an error naming the missing and unexpected columns when the header lacks one,
 // by position only with --by-position.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp inspect`: each task's summary shows what that task's model has.
 #include <string>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp learn`: the device's float update from the command line.
 #include <string>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `train --curve` and `eval --calibration`: valid SVG with the expected content, figures that
 // agree with `pbp eval`, and a model that is the same with and without the curve.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CSV `pbp predict` writes for each task, checked on hand-made predictions.
 #include <gtest/gtest.h>
 

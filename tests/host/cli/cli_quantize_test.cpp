@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp quantize` and `pbp train --storage`: float16 and int8 blobs from the command line.
 #include <algorithm>
 #include <cmath>

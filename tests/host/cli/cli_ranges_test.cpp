@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue 12 through the CLI: `pbp train` names the input columns it treats as constant, refuses one
 // float32 cannot standardise, and `pbp predict` reports rows outside the training ranges.
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --recipe: the automatic regression recipe through the command line, and PBP as published.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Classification and count options, target checks and IDX input, through the built binary.
 #include "cli_helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The int8 fallback's search (tools/pbp/fallback_search.hpp) on made-up figures.
 #include "fallback_search.hpp"
 

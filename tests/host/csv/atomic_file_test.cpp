@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomic replacement: the old file survives any failed write, and no temporary is left behind.
 #include <gtest/gtest.h>
 #include <sys/resource.h>

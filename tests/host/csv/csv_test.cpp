@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CSV loading: RFC 4180 quirks and errors that name file:line:column.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Train/test splits: seeded random splits and index files.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp demo`: the device runner's output parsing, the bit comparison, and the command end to end
 // with the host build of the model_runner firmware as its "device" (the same program QEMU runs).
 #include <cmath>

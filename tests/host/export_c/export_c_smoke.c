@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Firmware-style use of `pbp export-c` output, compiled as C99: the generated array opens and
  * predicts with a workspace sized by the generated macros. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # A NAME.c compiled with another export's NAME.h must not compile: export two different blobs
 # under one name, then compile (C99, -Werror) each .c with the matching header (must succeed),
 # with the other blob's header (different size and CRC: must fail), with its own header whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finite-difference checks of d log Z / d (m, v) for every weight, and of the ReLU moment
 // Jacobian on both sides of the alpha < -30 series branch.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IDX reading (the MNIST format) on small generated files: shapes, values, and every error.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IterateAverage (iterate_average.hpp): the natural-parameter average of q over an epoch's
 // iterates, and how training reports it.
 #include <gtest/gtest.h>

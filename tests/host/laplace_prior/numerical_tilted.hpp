@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reference moments of the Laplace tilted distributions by brute-force numerical integration
 // (composite Gauss-Legendre in long double), independent of the closed forms under test.
 #pragma once

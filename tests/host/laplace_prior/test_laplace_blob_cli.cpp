@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Laplace model's blob entry (input_laplace_scale): written, read back, refused when
 // malformed, ignored by the runtime; `--prior laplace` on the command line and the input relevance
 // `pbp inspect` derives from layer 0's weights.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The closed-form tilted moments of a Gaussian cavity times a Laplace density, and the joint
 // tilted moments over the common scale phi, against numerical integration (numerical_tilted.hpp).
 #include <gtest/gtest.h>

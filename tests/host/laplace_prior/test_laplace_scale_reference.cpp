@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The joint tilted moments over (w, phi) against a brute-force double integral in long double:
 // label `sweep` (binary128 in software on AArch64, minutes under qemu).
 #include <gtest/gtest.h>

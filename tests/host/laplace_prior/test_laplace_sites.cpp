@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Laplace prior's EP site updates (refine_laplace_factor, refine_laplace_prior) and what the
 // prior does in training: on the ARD test's relevance problem the noise inputs' weights shrink.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runtime's float update tracks the trainer's double ADF update (prior fixed: the device runs
 // no EP) from the same blob over the same 1 000 rows, checked two ways.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small trained models and their blobs for the learner's tests, and a learner in owned buffers.
 #pragma once
 #include <cmath>

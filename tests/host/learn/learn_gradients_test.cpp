@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The learner's backward pass (network_update.hpp, instantiated here in double) against finite
 // differences of log Z through the runtime's forward pass (network_moments) in double, for every
 // weight's mean and variance, with ReLU, erf and sign hidden layers and both likelihoods.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The learner's contract: all or nothing, skipped weights, predictions and write-back.
 #include <gtest/gtest.h>
 

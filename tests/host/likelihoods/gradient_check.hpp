@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finite-difference checks of a likelihood's d log Z / d mean and d log Z / d var, as in
 // tests/host/gradients: fourth-order differences, relative error with a rounding floor.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The regression likelihood reproduces the ADF loop's own operations bit for bit, and
 // make_likelihood builds the class each task asks for.
 #include <gtest/gtest.h>

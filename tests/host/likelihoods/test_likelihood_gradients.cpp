@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // d log Z / d (mean, var) of every likelihood against finite differences over grids that reach
 // the extremes (tails, tiny and huge variances, large counts).
 #include <gtest/gtest.h>

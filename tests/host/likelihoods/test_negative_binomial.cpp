@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The negative-binomial count likelihood (eq. 22) as a distribution over y: it sums to 1 with
 // mean e^m, matches the textbook pmf, tends to the Poisson as v -> 0, and stays finite.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The probit likelihood in its tails: finite, and log Z equal to the true log Phi.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The three softmax approximations against log Z = log E[softmax_y(z)], z ~ N(m, diag v),
 // integrated on a fine grid in double: its rounding (kTruthLogError) is far below every tolerance
 // here, and long double, binary128 in software on AArch64, made the grid 35 times slower there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The own log Gamma and digamma against the standard library, known values and each other.
 #include <gtest/gtest.h>
 

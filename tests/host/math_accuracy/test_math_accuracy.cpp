@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Accuracy sweeps of pbp::math against binary128 references (GCC's libquadmath, or long double
 // where that is binary128, as on AArch64): ~10^6 points per function and precision. Prints the
 // measured max ulp per function and fails if a goal of the runtime's math spec is exceeded.

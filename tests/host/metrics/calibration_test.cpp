@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Calibration data: interval coverage at many levels and the reliability bins behind the ECE.
 #include <gtest/gtest.h>
 

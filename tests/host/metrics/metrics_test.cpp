@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test metrics against values computed by hand (Python's math module for the decimals).
 #include <gtest/gtest.h>
 

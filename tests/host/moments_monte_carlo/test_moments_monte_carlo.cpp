@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The forward moment propagation against Monte Carlo sampling of the weights (10^6 draws).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trainer runs the same templated moment equations in double: an overflow in a hidden layer
 // (inputs near 1e200, whose squares are infinite) must come out as a non-finite prediction and a
 // non-finite forward pass of the ADF update, never as the bias-only answer the next ReLU used to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The negative-binomial predictive of outputs.hpp against direct sums of its pmf, computed
 // independently in long double from lgamma: mean, variance, mode and the central interval, in
 // double and in float (the runtime's instantiation).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The classification formulas of outputs.hpp (double) against Monte Carlo: the binary probit
 // predictive is exact, the multiclass one an approximation whose error is measured and bounded
 // here (and compared with the simpler per-class scaling it replaced).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Blobs of every task written by write_blob open with pbp_open as that task, and the runtime's
 // task functions (float) agree with outputs.hpp in double on the double-precision moments.
 #include <gtest/gtest.h>

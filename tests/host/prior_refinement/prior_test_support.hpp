@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the shared-prior and the ARD prior tests share: eqs. 6, 7, 9 and 10 evaluated
 // independently of the trainer, and small generated data sets.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ARD prior (PriorMode::ard): the EP sweep with one Gamma per input group checked against an
 // independent evaluation of eqs. 6, 7, 9 and 10, against the shared-prior sweep run on each group
 // alone (bit for bit), and on a synthetic problem whose irrelevant inputs must rank lowest.

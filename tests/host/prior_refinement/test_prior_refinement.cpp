@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Each EP prior-factor update against an independent evaluation of eqs. 6, 7, 9 and 10 with Z, Z1
 // and Z2 from eq. 11 and derivatives of log Z by finite differences.
 #include <gtest/gtest.h>

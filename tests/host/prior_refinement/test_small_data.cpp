@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small training sets (active learning starts from 20 rows) must give a usable model for every
 // task, size, seed and width: the prior Gamma used to run away on them (issue 12, part 5), ending
 // in "prior b is not finite in float32" or a noise Gamma with a <= 1, or in a model whose prior

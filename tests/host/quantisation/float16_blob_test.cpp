@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // float16 weight storage end to end: the writer's bytes, the trainer's reader, the runtime's
 // validation and its float16 kernel (bit for bit the float32 kernel on the decoded weights).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // format::half_to_float and float_to_half (pbp/float16.hpp) against IEEE-754 binary16, checked
 // exhaustively where that is cheap (all 65536 halves, every rounding boundary between two
 // neighbouring halves) and against a double-precision nearest-half search elsewhere.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // int8 weight storage end to end: the writer's codes and scales (each value within half a step),
 // the trainer's reader (exact decoding, so rewriting gives the same bytes), the runtime's
 // validation, and its int8 kernel against the trainer's double arithmetic on the decoded weights.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The data-aware int8 rounding (trainer/include/pbp/trainer/int8_rounding.hpp): its means are on
 // the writer's grid (so the int8 blob stores exactly them), it is idempotent, and it keeps the
 // layers' sums over the rows it was given closer than the nearest code does.

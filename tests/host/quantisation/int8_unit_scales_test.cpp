@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power-of-two unit scales before int8 rounding (trainer/include/pbp/trainer/int8_unit_scales.hpp):
 // they change no prediction, they can be read back from an int8 blob, and on a network whose
 // layer holds variances far apart (a unit the rows never switch on beside units that carry the

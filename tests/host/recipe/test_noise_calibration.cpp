@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // noise_calibration.hpp: the noise variance (calibrated_noise_variance) and the epistemic scale
 // with it (calibrate_predictive) that fit held-out rows.
 #include <gtest/gtest.h>

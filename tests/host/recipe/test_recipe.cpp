@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // train_with_recipe (recipe.hpp): PBP as published, and the automatic recipe's choices.
 #include <gtest/gtest.h>
 

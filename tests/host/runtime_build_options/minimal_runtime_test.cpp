@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A runtime built with ReLU and float32 only (PBP_WITH_ERF=0, PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0,
 // PBP_WITH_INT8=0) opens and runs the corpus's ReLU float32 models, and refuses its erf and sign
 // models with PBP_ERR_ACTIVATION and its float16 and int8 ones with PBP_ERR_STORAGE_TYPE: it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue 12, part 2: an extra input column that is constant up to rounding, constant but for one
 // row, around 1e12 with a spread of 1e-3, or spread over a range of 1e30 must not change what a
 // model learns from the informative columns: y = a + 0.5 b + N(0, 0.1^2), 300 training rows,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // fit_standardisation: columns constant up to rounding (a scale-aware test, not std == 0), and
 // the columns float32 cannot standardise on the device, rejected with the column's name.
 #include <gtest/gtest.h>

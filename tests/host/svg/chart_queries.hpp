@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the chart and figure tests look up in a rendered SVG: the parsed tree, tick labels and
 // texts by class (the chart layer's class names: chart.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The chart layer: nice ticks, the elements each series becomes, degenerate input, the legend.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ready-made figures: what each contains, and writing them to files.
 #include <gtest/gtest.h>
 #include <unistd.h>

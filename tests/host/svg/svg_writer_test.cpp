@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SVG document writer: number formatting, escaping, structure and misuse.
 #include <gtest/gtest.h>
 

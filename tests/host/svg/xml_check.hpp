@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small strict XML parser for tests: accepts only well-formed documents (one root element,
 // balanced tags, quoted unique attributes, known entities) and returns the element tree.
 #pragma once

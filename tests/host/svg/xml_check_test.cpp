@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checker the SVG tests rely on must reject what is not well-formed XML.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per task: data drawn from a known random "teacher" network; the trained model must come close
 // to what the teacher itself achieves on fresh data (accuracy, or the count rate), and the
 // runtime's float class probabilities must agree with the trainer's double ones to 1e-5.

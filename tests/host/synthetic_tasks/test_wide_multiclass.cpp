@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Multiclass training of wide, deep networks (many inputs, two hidden layers), where the start
 // matters: unit-scale weight means, and prior factors that start at them when the prior is
 // learned.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ADF update on two threads: wide layers are split in two parts whose sums are added in a
 // fixed order, so a model is the same bits whatever the thread count; the split gradients are
 // still exact.

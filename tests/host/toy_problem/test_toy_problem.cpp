@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PBP paper's toy problem (Figure 1): 20 points, x ~ U[-4, 4], y = x^3 + N(0, 9), 100 hidden
 // units, 40 epochs. The +-3 std predictive band must cover the true function on [-4, 4].
 #include <gtest/gtest.h>

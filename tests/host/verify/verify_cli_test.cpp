@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `pbp verify` through the built binary: trained models of every task pass, with or without the
 // target column; a tolerance no float computation meets fails with exit code 1 and names the
 // output; usage errors exit with 2.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The comparison core of `pbp verify`: the runtime and the trainer agree on the same blob for
 // every task, and a disagreement injected into the trainer's model is caught and named.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Trains the PBP paper's toy problem with the installed trainer, writes the blob, opens it with
 // the installed runtime's C++ API and predicts inside and outside the data. Exit 0 when the
 // model is less sure outside the data than inside, as it must be.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Crafting invalid blobs for the portable tests: a static, aligned copy of the tiny blob whose
 // fields are edited in place and then resealed (total size and CRC recomputed), so that the
 // edit reaches the check behind the CRC. No heap: one static buffer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The C API from C99: open the tiny blob, predict every row, check the trainer's values. Its own
  * main (the harness is C++); exit code 0 on success. */
 #include <stdio.h>

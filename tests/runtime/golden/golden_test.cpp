@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Golden vectors: pbp_open and every predict call on this target must reproduce, bit for bit, what
 // the host float runtime gave for a few trained networks (3-8-1, 5-64-1, 4-16-16-1, 2-32-32-32-1;
 // erf and sign hidden units)

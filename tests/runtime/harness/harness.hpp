@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test harness small enough for bare metal: no heap, no exceptions, printf only.
 // Each test folder builds one executable; tests register themselves with PBP_TEST.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The out-of-range report (pbp_range_report) on the tiny blob, whose inputs were trained on
 // [-2, 0.5] and [-2.5, 1] with stds 0.5 and 0.75: pbp_check_input_range, the report every predict
 // function fills, and blobs without ranges.

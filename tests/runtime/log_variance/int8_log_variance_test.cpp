@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Storage type 4 (int8 means, logarithmic variance codes): the tiny int8 blob (int8_blob.hpp) with
 // its variances re-encoded as codes spread over 28 octaves, then edited: every check pbp_open
 // makes of such a tensor is reached, and the model predicts what its decoded float32 twin does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Storage type 4's pieces (format.hpp's int8_log_variance, linear_moments_s8_s16.hpp): the
 // decoded values follow the table, and the int8 kernel's spread sums over logarithmic codes are
 // the exact integers a three-word reference adds up, beyond 64 bits too, and convert to the

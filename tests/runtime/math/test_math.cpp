@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Portable tests of pbp::math (runs on the host and on every target under QEMU): special
 // values, extremes, monotonicity, correctly rounded references (reference_values.h, generated
 // by tools/scripts/gen_math_coefficients.py with mpmath) and sqrt's integer path.

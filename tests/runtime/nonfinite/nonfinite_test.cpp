@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A NaN or infinity anywhere in the forward pass must reach the outputs, so that every predict
 // call reports PBP_ERR_NONFINITE_OUTPUT instead of a finite answer: huge inputs and a crafted
 // blob through two hidden layers (where a NaN unit used to come out of the ReLU as exactly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A one-layer blob with chosen output moments, for the task tests: 1 input standardised by
 // (0, 1), one linear layer whose weight rows are [0, b_c] with variances [0, v_c], so that for
 // every input nu_c = b_c / sqrt(2) and psi_c = v_c / 2 (the layer scale of moments.hpp). Built in

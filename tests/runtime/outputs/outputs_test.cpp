@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_predict_classes and pbp_predict_count on crafted blobs whose output moments are chosen
 // (output_blob.hpp), including the edges: huge |nu|, tiny and huge psi, the interval's cap.
 // Reference values: closed forms, and NB CDFs summed in double precision offline (Python).

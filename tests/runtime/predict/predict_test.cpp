@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Predictions of the tiny blob: agreement with the trainer's double-precision predict (values
 // committed in tiny_blob.h), the interval, the workspace bound, and the C++ API.
 #include <string.h>

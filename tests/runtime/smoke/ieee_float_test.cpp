@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IEEE-754 binary32 behaviour the runtime's bit-identical results depend on. Inputs go through
 // volatile variables so that the compiler cannot fold the arithmetic at compile time: the checks
 // exercise the target's FPU or soft-float library, built with the runtime's flags.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deliberately uses the heap and libm: the symbol check must reject this library.
 #include <stdlib.h>
 

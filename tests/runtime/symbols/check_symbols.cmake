@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails if a static library references anything a freestanding runtime must not use: the heap,
 # C++ exception/RTTI/guard support (__cxa_*), unwinding, libm, or stdio/abort.
 #   cmake -DNM=<nm> -DLIBRARY=<archive> -P check_symbols.cmake

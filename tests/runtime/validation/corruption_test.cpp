@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Damage that the CRC and the size checks must catch: the tiny blob cut at every byte, and every
 // single-bit flip of it (including flips in the size fields, which must not move the CRC window).
 #include "blob_edit.hpp"

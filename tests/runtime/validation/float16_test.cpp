@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // float16 weight tensors (storage type 2): the tiny blob with its layers' weights re-encoded as
 // halves in place, then edited like status_codes_test's blobs: every check pbp_open makes of a
 // float16 tensor is reached, and a float16 model predicts what its decoded float32 twin does, bit

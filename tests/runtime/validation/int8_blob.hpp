@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tiny blob with its layers' weights re-encoded in place as int8 (storage type 3): each row's
 // means as s_j q (s_j = max |m| / 127), each tensor's variances as w u^2 (w = max v / 255^2, u
 // the rounded standard deviation, at least 1). An int8 tensor is shorter than its float32 one, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // int8 weight tensors (storage type 3): the tiny blob with its layers re-encoded as int8 in place
 // (int8_blob.hpp), then edited like status_codes_test's blobs: every check pbp_open makes of an
 // int8 tensor is reached, and an int8 model predicts what its decoded float32 twin does, up to the

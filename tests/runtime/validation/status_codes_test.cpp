@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every pbp_status is reached: by a crafted blob (the tiny blob with one field edited and the
 // CRC recomputed, so the edit gets past the envelope) or by a bad call. The last test checks
 // that no code was left out.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The int8 variance encodings of runtime/FORMAT.md ("Storage type 3"), measured: Boston 13-50-1
 # (--recipe paper, split 0, seed 1) and digits 64-50-10 (40 epochs, every fifth row held out,
 # seed 1) are trained once in float32; int8_variance_encodings writes the float32 blob each

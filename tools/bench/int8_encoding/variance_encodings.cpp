@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The candidate int8 variance encodings of storage type 3, measured (runtime/FORMAT.md, "Storage
 // type 3"): reads a float32 blob and writes float32 blobs of its weights as each candidate would
 // decode them, so `pbp eval` and `pbp predict` score exactly what quantisation changes.

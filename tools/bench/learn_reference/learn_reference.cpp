@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // learn_reference: the host trainer's one-pass ADF (double, prior fixed) from a model blob over
 // new rows: what `pbp learn` (the device's float update) is compared with in
 // tools/bench/learn_accuracy.sh.

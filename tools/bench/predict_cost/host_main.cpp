@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // predict_cost: the host half of tools/bench/predict_cost.sh (issue 3).
 //
 //   predict_cost random-blob --out F [--seed N]       deterministic random 13-50-1 model blob

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baselines for tools/bench/predict_cost.sh: see kernels.hpp.
 #include "kernels.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two baselines pbp_predict is compared with (tools/bench/predict_cost.sh), built with the
 // runtime's own flags (pbp_runtime_flags: -ffp-contract=off, same -O level) on the host and on the
 // targets. Freestanding: no heap, no libm.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // predict_cost on a bare-metal target (Cortex-M, RV32 under QEMU): runs PREDICT_COST_ITERATIONS
 // predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _sample), or learning updates
 // (_learn, pbp_learn_update on a regression model), over the inputs of the header

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the chart's layout and its legend placement share (not part of the library's interface).
 #pragma once
 #include <string>

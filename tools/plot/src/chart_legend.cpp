@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The legend, placed where it hides the least data: the plot area is rasterised into coarse
 // cells weighted by what covers them (points most, then lines, then bands and bars), and the
 // corner box with the smallest total weight wins.

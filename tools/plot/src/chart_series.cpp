@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How each kind of series becomes SVG elements inside a panel's plot area.
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // "Nice" tick values and their labels.
 #include <charconv>
 #include <cmath>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pbp-edge in Python: Bayesian neural networks trained by Probabilistic Backpropagation, with
 scikit-learn's estimator interface, predicting through the runtime a device runs.
 

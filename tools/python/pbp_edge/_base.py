@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What PBPRegressor and PBPClassifier share: parameters, training, the blob, pickling."""
 import inspect
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Training progress, the Python way: tqdm when it is installed, else one line on stderr."""
 import sys
 import time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks on what users pass in: a ValueError that says what is wrong, never a crash."""
 import numbers
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PBPClassifier: a Bayesian neural network classifier (probit or softmax), trained by PBP."""
 import json
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PBPRegressor: a Bayesian neural network for regression, trained by PBP."""
 from collections import namedtuple
 

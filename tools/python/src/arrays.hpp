@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NumPy arrays as the module reads them: 2-D, C-contiguous, float32 or float64, read in place.
 #pragma once
 #include <pybind11/numpy.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_edge._core: the trainer and the runtime for pbp_edge's estimators (tools/python/pbp_edge).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_edge's predictions: a blob opened by the runtime (pbp_open), run row by row in float
 // through pbp_predict / pbp_predict_classes as a device runs it, into NumPy arrays.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "training.hpp"
 
 #include <pybind11/stl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp_edge's training: the trainer's train_with_recipe on NumPy arrays, with the GIL released.
 #pragma once
 #include <pybind11/numpy.h>

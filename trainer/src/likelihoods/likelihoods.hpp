@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The concrete likelihoods behind make_likelihood (private to the trainer and its tests). Each is
 // defined in its own trainer/src/likelihood_*.cpp; equations refer to Ghosh, Delle Fave &
 // Yedidia 2016 (eq. 12 of Gaussian: Hernandez-Lobato & Adams 2015).

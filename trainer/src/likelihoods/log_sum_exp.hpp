@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // log sum_i exp(a_i), shifted by the largest a_i so no exp overflows and the sum is >= 1.
 #pragma once
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Derivatives of the hidden activations' moment maps (m_a, v_a) -> (m_z, v_z) (moments.hpp,
 // activation_erf.hpp, activation_sign.hpp), for the backward pass of a PBP update: of the
 // formulas as implemented, including ReLU's alpha < -30 series branch. The one copy: double in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-weight equations of PBP's backward pass (reverse mode from d log Z / d (m_a, v_a) of a
 // layer's pre-activations to its weights and inputs; supplement section 1). The one copy: the
 // trainer runs them in double over its working layouts, the runtime's learner in float over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Gamma moment-matching step of PBP (Hernandez-Lobato & Adams 2015, eqs. 9-10): the noise
 // precision's posterior after a regression point, and (trainer) the prior precision's after EP.
 // The one copy: double in the trainer, float in the runtime's learner. No libm.

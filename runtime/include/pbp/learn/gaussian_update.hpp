@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Gaussian moment-matching step of PBP (Hernandez-Lobato & Adams 2015, eqs. 6-7), the one
 // copy of it: the trainer runs it in double (ADF and the prior's EP), the runtime's learner in
 // float. Freestanding: no libm, no heap.

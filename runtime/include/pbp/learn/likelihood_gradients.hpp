@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // log Z of one data point under the network output's Gaussian N(z | m, v), and its gradients with
 // respect to m and v: what the backward pass of a PBP update starts from. The one copy of these
 // formulas: double in the trainer's likelihoods, float in the runtime's learner. No libm.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One PBP update of a whole network held row-major, as the blob lays it out (the runtime's
 // learner; the tests instantiate it in double): forward moments keeping the intermediates, then,
 // from d log Z / d (m, v) of the output, every unit's gradient with the weights unchanged, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math bit-level helpers: float traits, bit casts, classification, special values.
 #pragma once
 #include <stdint.h>

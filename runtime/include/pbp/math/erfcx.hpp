@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math::erfcx, the scaled complementary error function exp(x^2) erfc(x).
 #pragma once
 #include "bits.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math::exp and pbp::math::log (+ the internal double-word-argument exp and log1p).
 #pragma once
 #include "bits.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math normal distribution: pdf, cdf, pdf/cdf ratio and log cdf.
 #pragma once
 #include "bits.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math::normal_tails: Phi(x), Phi(-x) and phi(x)/Phi(x) from one erfcx and one exp, for
 // the ReLU moments, which need all three for every hidden unit.
 #pragma once

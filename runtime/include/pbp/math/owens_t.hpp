@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math Owen's T function by fixed-order Gauss-Legendre quadrature: the second moment of a
 // Gaussian-CDF unit (activation_erf.hpp) needs the bivariate normal CDF, which is Owen's T.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math::normal_quantile, the inverse of the standard normal CDF.
 #pragma once
 #include "bits.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pbp::math::sqrt: correctly rounded square root (hardware instruction or exact integer code).
 #pragma once
 #include "bits.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One assumed-density-filtering step of PBP: forward moment propagation, log Z of eq. 12, its
 // exact gradients by reverse mode (supplement section 1), and the updates of eqs. 6, 7, 9, 10.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Crash-safe file replacement: readers see either the old file or the complete new one.
 #pragma once
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stochastic expectation propagation of the likelihood factors (SEP: Li, Hernandez-Lobato and
 // Turner, NIPS 2015). ADF multiplies every data point's factor into q again on every pass, so
 // after E epochs q counts the data E times, its variances shrink like 1/E and the model grows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch EP comparator of the PBP paper's active-learning table (EP-A, EP-R): Jylanki,
 // Nummenmaa & Vehtari (JMLR 2014), "Expectation propagation for neural networks with
 // sparsity-promoting priors", for one hidden layer of K probit units

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simpson's rule for the moments of an unnormalised log density (batch_ep.hpp), in log space so
 // that a sharp or far-off likelihood does not overflow.
 #pragma once

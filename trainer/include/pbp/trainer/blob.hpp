@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exports a trained Model as a model blob (format v1, runtime/FORMAT.md).
 #pragma once
 #include <cstdint>

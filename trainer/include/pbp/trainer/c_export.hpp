@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A model blob as C99 source for firmware: NAME.h and NAME.c, the blob as an aligned const array
 // with its size, shape and CRC-32 (`pbp export-c`, and pbp_edge's export_c in Python).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numeric CSV loading (RFC 4180 basics: quoted fields, doubled quotes, CRLF) with errors that
 // name file:line:column, so a user can jump straight to the bad cell.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A numeric table loaded for training or evaluation, and the checks its targets get per task.
 #pragma once
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A persistent second thread for the ADF update's wide layers: the caller hands it one part of a
 // task and runs the other itself, without creating a thread or taking a lock per task.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IDX files, the MNIST / Fashion-MNIST format: a 4-byte big-endian magic (two zero bytes, the
 // element type, the number of dimensions), one big-endian uint32 per dimension, then the data
 // row-major. Only unsigned-byte data (type 0x08) is read, and only uncompressed files (gunzip

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input relevance learned by the ARD prior (PriorMode::ard): each input's Gamma on the prior
 // precision of its layer-0 weights, and the blob's metadata entry that carries them
 // (MetadataKey::input_prior_precision, runtime/FORMAT.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data-aware rounding of int8 weight means: the rounding of OPTQ/GPTQ (Frantar et al. 2023) on
 // PBP's moment propagation. Each row's means are rounded one at a time onto an int8 grid the
 // blob writer keeps (format.hpp's int8_weights: one scale per row, its largest |mean| / 127), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power-of-two rescaling of ReLU units before int8 rounding: cross-layer equalisation (Nagel et
 // al., "Data-free quantization", 2019) for the variances of Gaussian weights. ReLU(c a) = c ReLU(a)
 // for c > 0, so multiplying unit j's incoming row by c (means by c, variances by c^2) and its

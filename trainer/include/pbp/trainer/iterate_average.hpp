@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Iterate averaging (Polyak and Juditsky 1992) of q over an epoch's updates. Each ADF update moves
 // q by one point's evidence, so the q that one epoch ends on leans to its last few hundred points:
 // its test accuracy wobbles by half a point from epoch to epoch, and its last steps' errors leave

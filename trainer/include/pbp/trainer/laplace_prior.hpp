@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sparsity-promoting Laplace prior on layer 0's input weights with one common unknown scale
 // (PriorMode::laplace; Jylanki, Nummenmaa & Vehtari 2014, section 2.1 and appendix F): every
 // input weight w_j has the exact prior term L(w_j | 0, b(phi)) = exp(-|w_j| / b) / (2 b), whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Likelihoods as small units behind one interface: each gives log Z, the log of one data point's
 // likelihood integrated against the network output's Gaussian N(z | mean, var) (diagonal), and
 // its gradients with respect to the output means and variances; the ADF update back-propagates

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test metrics: Gaussian predictive distributions (regression, original target units), class
 // probabilities (binary and multiclass) and negative-binomial count predictions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trainer's in-memory model: what PBP learns and what the blob writer exports.
 #pragma once
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The moment-matching rules PBP applies to every factor it incorporates, in double for the
 // trainer: the Gaussian update of eqs. 6-7 and the Gamma update of eqs. 9-10 (Hernandez-Lobato &
 // Adams 2015). Both the likelihood (ADF) and the prior refinement (EP) use these. The equations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The noise level of a regression model, and the scale of its epistemic variance, set from rows
 // it was not trained on.
 //

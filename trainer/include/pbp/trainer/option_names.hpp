@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The names of the training options' values, once: the command line (tools/pbp/train_setup.cpp)
 // and the Python module (tools/python/src/training.cpp) both parse and list them from here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EP refinement of the approximate prior factors (PBP supplement, section 6): after every ADF
 // pass, each weight's factor N(w | 0, 1/lambda) is removed from q, re-matched and put back.
 // Every weight's precision lambda belongs to a group with its own Gamma: one group is PBP's

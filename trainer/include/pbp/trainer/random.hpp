@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small deterministic random source (xoshiro256**, seeded by splitmix64) with normal draws
 // built on the project's own math, so the same seed gives the same model on any machine.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How a regression model's size, training length and noise level are chosen.
 //
 // `paper`: PBP as published (Hernandez-Lobato & Adams 2015): the given network (default 1 x 50)

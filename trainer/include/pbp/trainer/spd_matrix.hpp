@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small dense symmetric positive definite matrices for the trainer (batch EP's covariances, the
 // int8 rounding's second moments): row-major n x n in a std::vector<double>.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // log Gamma and digamma for double, for the negative-binomial count likelihood (its eq. 22 and
 // gradients). Our own so every platform computes the same bits and digamma exists at all
 // (the standard library has none).

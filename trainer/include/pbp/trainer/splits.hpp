@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Train/test splits for the paper's protocol: seeded random splits or index files.
 #pragma once
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fitting the standardisation x' = (x - mean) / std of a data set's columns on its training rows,
 // with the checks that keep it meaningful on a float32 device.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PBP paper's toy problem (Figure 1): x ~ U[-4, 4], y = x^3 + N(0, 9). Used by the tests and
 // by `pbp demo`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trainer's working layouts of a layer's weights and its vectorised sums over them: the
 // loops of linear_moments (runtime/include/pbp/moments.hpp) over the same per-term equations
 // (mean_term, variance_term), arranged for the host's vector units. Nothing here enters a

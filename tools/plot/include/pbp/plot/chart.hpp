@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Charts on top of the SVG writer: panels with axes, "nice" ticks, titles, a legend, and line,
 // point, band and bar series. Sizes are in SVG user units (pixels at 100 % zoom).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ready-made figures for `pbp` and reports: a 1-D predictive band (the PBP paper's Figure 1),
 // calibration plots for regression and classification, and training curves. Each write_*
 // function renders its *_figure and writes the SVG atomically; errors are as in chart.hpp.

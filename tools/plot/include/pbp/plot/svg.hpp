@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal SVG 1.1 document writer: well-formed XML by construction, deterministic output.
 #pragma once
 #include <string>
