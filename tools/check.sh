@@ -16,6 +16,8 @@
 # same stage) skips stages locally; the skipped stages are named at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every core for the tests (the presets fix no count: Ninja builds on every core already).
+export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
 stages="python asan aarch64 targets package accuracy"
 skip=" "
 for word in ${PBP_CHECK_SKIP:-}; do

@@ -9,7 +9,7 @@
 #   tools/setup.sh --demo   also the Cortex-M toolchain and QEMU that pbp demo's device needs
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-packages=(build-essential cmake g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils pkgconf
+packages=(build-essential cmake ninja-build ccache g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils pkgconf
           python3-dev python3-pybind11 python3-numpy python3-pytest python3-sklearn)
 
 as_root() {
