@@ -57,6 +57,9 @@ pbp_status read_metadata(Span metadata, pbp_model* model) {
       case format::MetadataKey::notes:
         ok = set_once(&model->notes, entry);
         break;
+      case format::MetadataKey::writer:
+        ok = set_once(&model->writer, entry);
+        break;
       case format::MetadataKey::training_rows:
         ok = !have_rows && entry.length == 8;
         have_rows = true;

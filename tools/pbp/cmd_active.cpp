@@ -351,7 +351,7 @@ int run(const ParsedOptions& options) {
         " rows, the file has " + std::to_string(data.rows));
   }
 
-  ProgressBar progress("active learning");
+  ProgressBar progress("pbp active", "repeats");
   const auto start = std::chrono::steady_clock::now();
   const RecipeSettings recipe = recipe_settings(options, train_options);
   const auto runs = run_active_learning(data, plan, train_options, recipe, jobs, progress);

@@ -102,7 +102,7 @@ std::vector<SplitResult> run_splits(const trainer::Dataset& data,
                                     const trainer::TrainOptions& options,
                                     const RecipeSettings& recipe, size_t jobs) {
   std::vector<SplitResult> results(splits.size());
-  ProgressBar progress("crossval");
+  ProgressBar progress("pbp crossval", "splits");
   parallel_for(splits.size(), jobs, progress,
                [&](size_t s) { results[s] = run_split(data, splits[s], options, recipe); });
   return results;

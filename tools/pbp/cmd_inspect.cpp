@@ -174,6 +174,7 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
                                    .add_raw("target_name", json_string(text(m.target_name)))
                                    .add_raw("training_rows", std::to_string(m.training_rows))
                                    .add_raw("notes", json_string(text(m.notes)))
+                                   .add_raw("writer", json_string(text(m.writer)))
                                    .str();
   auto gamma = [](float a, float b) {
     return JsonObject().add_raw("a", float_text(a)).add_raw("b", float_text(b)).str();
@@ -254,8 +255,8 @@ void print_output(const pbp_model& m) {
       return;
     case PBP_TASK_COUNT_DATA:
       std::printf(
-          "output:     Poisson with rate exp(the network's output): a negative-binomial "
-          "predictive (pbp_predict_count)\n");
+          "output:     negative-binomial predictive over counts: a Poisson likelihood whose log "
+          "rate, the network's output, is Gaussian (pbp_predict_count)\n");
       return;
     default: {
       const float variance = outputs::gamma_variance(m.noise_a, m.noise_b);
@@ -322,6 +323,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
     std::printf("features:   %s\n", joined.c_str());
   }
   if (m.notes.length) std::printf("notes:      %s\n", text(m.notes).c_str());
+  std::printf("written by: %s\n", m.writer.length ? text(m.writer).c_str() : "(not recorded)");
   print_ranges(m, names);
   if (priors) print_relevance(*priors, names);
   if (scale) print_laplace_relevance(m, *scale, names);

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "input_columns.hpp"
+#include "interruption.hpp"
 #include "model_file.hpp"
 #include "output.hpp"
 #include "pbp/trainer/atomic_file.hpp"
@@ -36,7 +37,9 @@ const char* const kUsage =
     "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
     "\n"
     "Trains a Bayesian neural network with Probabilistic Backpropagation and writes its blob\n"
-    "atomically. Shows progress on a terminal; prints a short summary. Targets must suit the\n"
+    "atomically. Shows progress (a bar on a terminal, else a line on stderr every 5 s,\n"
+    "PBP_PROGRESS_SECONDS); Ctrl-C stops it with status 130 and writes nothing. Prints a short\n"
+    "summary. Targets must suit the\n"
     "task (binary 0/1, multiclass 0..C-1, count non-negative integers); a bad one is reported\n"
     "with its file, line and column (IDX: the label's index).\n"
     "\n"
@@ -114,6 +117,17 @@ void print_curve_summary(const TrainingCurve& curve, const std::string& path) {
   std::cout << "wrote " << path << " (training curves)\n";
 }
 
+// Where training stands, in the user's terms: the recipe's candidates, then the chosen network.
+std::string progress_detail(const trainer::TrainProgress& at) {
+  const std::string epoch =
+      "epoch " + std::to_string(at.epoch) + " of " + std::to_string(at.epochs);
+  if (at.candidate > 0) {
+    return "candidate " + std::to_string(at.candidate) + " of " + std::to_string(at.candidates) +
+           ", " + epoch;
+  }
+  return at.candidates > 0 ? "the chosen network, " + epoch : epoch;
+}
+
 int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const std::string out = options.required_text("out");
@@ -128,8 +142,10 @@ int run(const ParsedOptions& options) {
   std::optional<TrainingCurve> curve = curve_for(options, data, train_options);
 
   const RecipeSettings recipe = recipe_settings(options, train_options);
-  ProgressBar progress("training");
+  const InterruptionGuard interruption;  // Ctrl-C: stop at the next epoch, write nothing
+  ProgressBar progress("pbp train", "epochs");
   train_options.on_epoch = [&curve](uint32_t done, uint32_t, const trainer::Model& model) {
+    throw_if_interrupted();
     if (curve) curve->record(done, model);
   };
   const auto start = std::chrono::steady_clock::now();
@@ -137,7 +153,10 @@ int run(const ParsedOptions& options) {
   trainer::TrainReport report;
   trainer::Model model = trainer::train_with_recipe(
       data, train_options, recipe.recipe, recipe.space, &choice,
-      [&progress](uint64_t done, uint64_t total) { progress.update(done, total); }, &report);
+      [&progress](const trainer::TrainProgress& at) {
+        progress.update(at.done, at.total, progress_detail(at));
+      },
+      &report);
   if (choice.epochs > 0) {
     train_options.hidden = choice.hidden;
     train_options.epochs = choice.epochs;

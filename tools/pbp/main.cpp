@@ -5,10 +5,7 @@
 #include <string>
 
 #include "commands.hpp"
-
-#ifndef PBP_VERSION
-#define PBP_VERSION "0.1.0"
-#endif
+#include "pbp/pbp_version.h"
 
 namespace {
 
@@ -25,7 +22,7 @@ constexpr const char* kUsage =
     "  crossval   the paper's protocol: train and test on repeated splits\n"
     "  inspect    describe a model blob\n"
     "  export-c   write a model blob as a C source file\n"
-    "  quantize   rewrite a model blob with float16 weights (4 bytes per weight)\n"
+    "  quantize   rewrite a model blob with float16 or int8 weights (4 or about 2 bytes a weight)\n"
     "  learn      learn from new labelled rows as a device does (the runtime's float update)\n"
     "  verify     check the runtime against the trainer on every row of a data file\n"
     "  active     the paper's active learning: variance-picked vs random additions\n"
@@ -60,7 +57,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (first == "--version") {
-    std::cout << "pbp " << PBP_VERSION << "\n";
+    std::cout << "pbp " << PBP_VERSION_STRING << "\n";
     return 0;
   }
   for (const Command& command : kCommands) {

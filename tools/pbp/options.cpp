@@ -5,6 +5,8 @@
 #include <cmath>
 #include <iostream>
 
+#include "interruption.hpp"
+
 namespace pbp::cli {
 namespace {
 
@@ -133,6 +135,9 @@ int run_command(const CommandDefinition& command, const Arguments& args,
   }
   try {
     return body(parse_options(args, command.options));
+  } catch (const Interrupted&) {
+    std::cerr << "pbp " << command.name << ": interrupted; nothing was written\n";
+    return 130;  // 128 + SIGINT, as a shell reports a process Ctrl-C ended
   } catch (const UsageError& error) {
     std::cerr << "pbp " << command.name << ": " << error.what() << " (see 'pbp " << command.name
               << " --help')\n";

@@ -13,6 +13,7 @@
 
 #include "evaluation.hpp"
 #include "fallback_search.hpp"
+#include "interruption.hpp"
 #include "output.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
@@ -144,9 +145,10 @@ std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& or
   QuantisationFidelity fidelity = fidelity_with(layer_storage);
   if (beyond_goals(fidelity) <= 1.0) return steps;
   // A bar on a terminal: every assignment of a four-layer model is 80 blobs measured.
-  ProgressBar progress("int8 fallback: storage mixes measured");
+  ProgressBar progress("int8 fallback", "storage mixes measured");
   uint64_t measured = 0, to_measure = 0;
   const BeyondGoals beyond = [&](const StorageAssignment& trial) {
+    throw_if_interrupted();
     progress.update(++measured, to_measure);
     return beyond_goals(fidelity_with(trial));
   };

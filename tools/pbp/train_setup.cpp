@@ -92,7 +92,8 @@ const char* const kTrainingOptionsHelp =
     "                       uncompressed; raw pixel values are the inputs)\n"
     "  --target NAME|INDEX  CSV target column by header name or 0-based index (default: last)\n"
     "  --task T             regression (default), binary (labels 0/1), multiclass (labels\n"
-    "                       0..C-1) or count (non-negative integers)\n"
+    "                       0..C-1) or count (non-negative integers: a negative-binomial\n"
+    "                       predictive, from a Poisson likelihood with a Gaussian log rate)\n"
     "  --classes C          multiclass: the number of classes (default: 1 + the largest label)\n"
     "  --algorithm A        pbp (default) or ebp (expectation backpropagation: variances and\n"
     "                       prior fixed)\n"
@@ -229,7 +230,7 @@ std::string task_summary(const trainer::TrainOptions& train) {
       return "multiclass, " + std::to_string(train.classes) + " classes, softmax " + softmax;
     }
     case trainer::Task::count:
-      return "count, Poisson likelihood";
+      return "count, negative-binomial predictive";
   }
   return "";
 }

@@ -119,6 +119,9 @@ void read_metadata(const BlobReader& blob, Model& model) {
       case fmt::MetadataKey::notes:
         metadata.notes = blob.text(value, length);
         break;
+      case fmt::MetadataKey::writer:
+        metadata.writer = blob.text(value, length);
+        break;
       case fmt::MetadataKey::training_rows:
         metadata.training_rows = blob.u32(value) | uint64_t{blob.u32(value + 4)} << 32;
         break;

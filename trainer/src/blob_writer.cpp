@@ -230,13 +230,6 @@ void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value
   out.align4();
 }
 
-bool has_metadata(const Model& model) {
-  const Metadata& m = model.metadata;
-  return !m.name.empty() || !m.target_name.empty() || !m.notes.empty() || m.training_rows != 0 ||
-         !m.feature_names.empty() || !model.input_priors.empty() ||
-         model.input_laplace_scale.has_value();
-}
-
 void put_metadata(ByteWriter& out, const Model& model) {
   using Key = fmt::MetadataKey;
   const Metadata& m = model.metadata;
@@ -245,6 +238,9 @@ void put_metadata(ByteWriter& out, const Model& model) {
     put_metadata_entry(out, Key::target_name, m.target_name.data(), m.target_name.size());
   }
   if (!m.notes.empty()) put_metadata_entry(out, Key::notes, m.notes.data(), m.notes.size());
+  // Every blob says which version wrote it (pbp inspect shows it), whatever the model was read as.
+  static constexpr char kWriter[] = "pbp-edge " PBP_VERSION_STRING;
+  put_metadata_entry(out, Key::writer, kWriter, sizeof kWriter - 1);
   if (m.training_rows != 0) {
     uint8_t rows[8];
     fmt::store_u32(rows, static_cast<uint32_t>(m.training_rows));
@@ -278,8 +274,7 @@ void put_metadata(ByteWriter& out, const Model& model) {
 
 std::vector<uint8_t> write_blob(const Model& model) {
   check_model(model);
-  const bool metadata = has_metadata(model);
-  const uint32_t section_count = metadata ? 5 : 4;
+  const uint32_t section_count = 5;  // metadata always: at least the writer's version
   const uint32_t layer_count = static_cast<uint32_t>(model.layers.size());
 
   ByteWriter out;
@@ -326,11 +321,9 @@ std::vector<uint8_t> write_blob(const Model& model) {
               to_float(s.target_std, "target std"));
   close_section(fmt::SectionType::standardisation, true, standardisation_at);
 
-  if (metadata) {
-    const size_t metadata_at = out.size();
-    put_metadata(out, model);
-    close_section(fmt::SectionType::metadata, false, metadata_at);
-  }
+  const size_t metadata_at = out.size();
+  put_metadata(out, model);
+  close_section(fmt::SectionType::metadata, false, metadata_at);
 
   // Tensor data last: every descriptor above is patched as its tensor is appended.
   const size_t data_at = out.size();

@@ -65,13 +65,13 @@ size_t selection_folds(size_t rows) {
 
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
                         const SearchSpace& space, RecipeChoice* choice,
-                        const std::function<void(uint64_t, uint64_t)>& progress,
+                        const std::function<void(const TrainProgress&)>& progress,
                         TrainReport* report) {
   if (recipe == Recipe::paper || options.task != Task::regression) {
     TrainOptions o = options;
     o.on_epoch = [&](uint32_t done, uint32_t total, const Model& model) {
       if (options.on_epoch) options.on_epoch(done, total, model);
-      if (progress) progress(done, total);
+      if (progress) progress(TrainProgress{done, total, 0, 0, done, total});
     };
     return train(data, o, report);
   }
@@ -82,11 +82,15 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
                                 std::to_string(2 * kSmallDataFolds) +
                                 " rows (--recipe paper trains on fewer)");
   }
-  // Progress in epochs: every fold's candidates, then the final training (at most the longest).
-  const uint64_t planned = (folds * space.networks.size() + 1) * uint64_t{space.epochs.back()};
-  uint64_t done = 0;
-  auto tick = [&] {
-    if (progress) progress(++done, planned);
+  // Progress in epochs: every fold's candidates, then the final training (at most the longest
+  // until the search has chosen).
+  TrainProgress at;
+  at.candidates = static_cast<uint32_t>(folds * space.networks.size());
+  at.total = (uint64_t{at.candidates} + 1) * space.epochs.back();
+  auto tick = [&](uint32_t epoch) {
+    ++at.done;
+    at.epoch = epoch;
+    if (progress) progress(at);
   };
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});
@@ -104,8 +108,10 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
       o.hidden = space.networks[k];
       o.epochs = space.epochs.back();
       o.averaging = averaging(options);
+      ++at.candidate;
+      at.epochs = o.epochs;
       o.on_epoch = [&](uint32_t epoch, uint32_t, const Model& model) {
-        tick();
+        tick(epoch);
         const auto at = std::find(space.epochs.begin(), space.epochs.end(), epoch);
         if (at != space.epochs.end()) {
           pooled[k][static_cast<size_t>(at - space.epochs.begin())].append(
@@ -138,9 +144,11 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   // A Gamma whose b / (a - 1) is the calibrated variance, as sure as the rows it came from.
   const double rows = static_cast<double>(best.held_out_rows);
   const Gamma calibrated{1.0 + 0.5 * rows, best.noise_variance * 0.5 * rows};
-  done = planned - o.epochs;
+  at.total = at.done + o.epochs;
+  at.candidate = 0;
+  at.epochs = o.epochs;
   o.on_epoch = [&](uint32_t epoch, uint32_t total, const Model& model) {
-    tick();
+    tick(epoch);
     if (!options.on_epoch) return;
     Model with_noise = model;
     with_noise.noise = calibrated;

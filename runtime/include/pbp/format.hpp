@@ -277,6 +277,7 @@ enum class MetadataKey : uint32_t {
   // Laplace input-prior models: one input_laplace_scale record, at most once. Read by the tools,
   // skipped by the runtime like input_prior_precision.
   input_laplace_scale = 7,
+  writer = 8,  // string, at most once: the program and version that wrote the blob
 };
 
 // The value of MetadataKey::input_prior_precision: Gamma(a, b) on the prior precision of layer

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pbp/pbp_version.h" /* PBP_VERSION_MAJOR, _MINOR, _PATCH, _STRING, _NUMBER */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -218,6 +220,7 @@ typedef struct pbp_model {
   pbp_string name;
   pbp_string target_name;
   pbp_string notes;
+  pbp_string writer; /* the program and version that wrote the blob, e.g. "pbp-edge 0.1.0" */
   uint64_t training_rows;
   uint32_t feature_name_count; /* 0 or input_count */
   const uint8_t* metadata;     /* the metadata section, for pbp_feature_name */
@@ -325,6 +328,10 @@ pbp_status pbp_feature_name(const pbp_model* model, uint32_t index, pbp_string* 
 /* Reads total_size from the first bytes of a blob (e.g. to size a read from flash), 0 when
  * fewer than 12 bytes are given or the magic is wrong. Validates nothing else. */
 uint32_t pbp_peek_total_size(const void* blob_start, size_t available);
+
+/* The runtime's version, PBP_VERSION_STRING as this library was built ("0.1.0"): compare it with
+ * the header's to catch a firmware built against one version and linked with another. */
+const char* pbp_version(void);
 
 /* "PBP_ERR_CRC_MISMATCH" etc.; "PBP_UNKNOWN_STATUS" for values outside the enum. */
 const char* pbp_status_name(pbp_status status);

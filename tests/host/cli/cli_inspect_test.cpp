@@ -28,7 +28,7 @@ TEST_F(Inspect, EachTaskShowsWhatItHas) {
   const std::pair<const char*, const char*> others[] = {
       {"valid_binary.pbp", "output:     probit: p(class 1)"},
       {"valid_multiclass.pbp", "output:     softmax over 3 classes"},
-      {"valid_count.pbp", "output:     Poisson with rate exp(the network's output)"},
+      {"valid_count.pbp", "output:     negative-binomial predictive over counts"},
   };
   for (const auto& [blob, output] : others) {
     const RunResult result = run_pbp({"inspect", kCorpus + blob});

@@ -15,7 +15,7 @@ namespace pbp_test {
 namespace fmt = pbp::format;
 
 struct EditableBlob {
-  alignas(8) uint8_t bytes[PBP_TINY_BLOB_SIZE + 64];
+  alignas(8) uint8_t bytes[PBP_TINY_BLOB_SIZE + 40];  // four copies must fit the micro:bit
   uint32_t size;
 };
 

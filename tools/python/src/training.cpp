@@ -134,10 +134,10 @@ py::dict train(const py::array& x, const py::array_t<double>& y, const TrainRequ
   const trainer::Dataset data = dataset(matrix, y, request, options.task);
 
   // Called on this thread between epochs: the GIL for Python's progress and its signals.
-  const auto on_progress = [&progress](uint64_t done, uint64_t planned) {
+  const auto on_progress = [&progress](const trainer::TrainProgress& at) {
     py::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (!progress.is_none()) progress(done, planned);
+    if (!progress.is_none()) progress(at.done, at.total);
   };
   trainer::RecipeChoice choice;
   trainer::TrainReport report;

@@ -69,6 +69,9 @@ struct Metadata {
   std::string target_name;
   uint64_t training_rows = 0;
   std::string notes;
+  // Who wrote the blob this model was read from ("pbp-edge 0.1.0"); write_blob always writes its
+  // own version here, whatever this says.
+  std::string writer;
 };
 
 struct Model {

@@ -39,17 +39,27 @@ struct RecipeChoice {
   size_t folds = 0;
 };
 
+// Where training stands, for progress displays: the search's candidates (one network on one fold,
+// trained to the longest epoch count) one after another, then the final training.
+struct TrainProgress {
+  uint64_t done = 0;               // epochs trained, over the whole recipe
+  uint64_t total = 0;              // epochs planned (once the search has chosen: exactly)
+  uint32_t candidate = 0;          // 1-based candidate in training; 0 in the final training
+  uint32_t candidates = 0;         // every fold's networks; 0 for `paper` and other tasks
+  uint32_t epoch = 0, epochs = 0;  // within the training under way
+};
+
 // Held-out folds for `rows` training rows: 5 (pooled) below 600 rows, else 1 (a fifth held out).
 size_t selection_folds(size_t rows);
 
 // Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (regression only:
 // other tasks train as `paper`) searches `space` with options' other settings, and
 // options.on_epoch sees the final training's epochs with the calibrated noise. `progress` (may be
-// empty) is called with (epochs trained, epochs planned) over the search and the final training;
-// `report` (may be null) gets the final training's report. Deterministic.
+// empty) is called after every epoch of the search and of the final training; `report` (may be
+// null) gets the final training's report. Deterministic.
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
                         const SearchSpace& space = {}, RecipeChoice* choice = nullptr,
-                        const std::function<void(uint64_t, uint64_t)>& progress = {},
+                        const std::function<void(const TrainProgress&)>& progress = {},
                         TrainReport* report = nullptr);
 
 }  // namespace pbp::trainer

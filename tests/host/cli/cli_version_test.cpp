@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// One version, from CMake's project(VERSION), read back by everything that shows it: pbp
+// --version, the C API, the blobs the trainer writes (pbp inspect, the runtime's model.writer),
+// the CMake package's version file and the pkg-config file.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_helpers.hpp"
+#include "pbp/pbp.h"
+
+namespace pbp::cli_test {
+namespace {
+
+using Version = CliTest;
+
+const std::string kProjectVersion = PBP_PROJECT_VERSION;  // CMake's PROJECT_VERSION
+
+TEST(VersionMacros, ComposeTheProjectVersion) {
+  EXPECT_EQ(std::string(PBP_VERSION_STRING), kProjectVersion);
+  EXPECT_EQ(std::to_string(PBP_VERSION_MAJOR) + "." + std::to_string(PBP_VERSION_MINOR) + "." +
+                std::to_string(PBP_VERSION_PATCH),
+            kProjectVersion);
+  EXPECT_EQ(PBP_VERSION_NUMBER,
+            10000 * PBP_VERSION_MAJOR + 100 * PBP_VERSION_MINOR + PBP_VERSION_PATCH);
+  EXPECT_EQ(std::string(pbp_version()), kProjectVersion);  // the library, not the header
+}
+
+TEST_F(Version, CommandLinePrintsIt) {
+  const RunResult result = run_pbp({"--version"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "pbp " + kProjectVersion + "\n");
+}
+
+TEST_F(Version, EveryWrittenBlobRecordsIt) {
+  write_file(path("train.csv"), regression_csv(40));
+  const RunResult train = run_pbp({"train", "--data", path("train.csv"), "--out", path("m.pbp"),
+                                   "--recipe", "paper", "--hidden", "4", "--epochs", "2"});
+  ASSERT_EQ(train.exit_code, 0) << train.err;
+  const std::string writer = "pbp-edge " + kProjectVersion;
+
+  const std::string blob = read_file(path("m.pbp"));
+  pbp_model model;
+  ASSERT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_OK);
+  EXPECT_EQ(std::string(model.writer.data, model.writer.length), writer);
+
+  const RunResult inspect = run_pbp({"inspect", path("m.pbp")});
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("\nwritten by: " + writer + "\n"), std::string::npos) << inspect.out;
+
+  // A blob written before the key existed (the corpus keeps some) says so, and still opens.
+  const RunResult old =
+      run_pbp({"inspect", std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/valid_binary.pbp"});
+  ASSERT_EQ(old.exit_code, 0) << old.err;
+  EXPECT_NE(old.out.find("\nwritten by: (not recorded)\n"), std::string::npos) << old.out;
+}
+
+// The installed package's files, as the build made them (the top-level build's install rules).
+TEST(VersionPackage, ConfigAndPkgConfigFilesCarryIt) {
+  const std::filesystem::path package = std::filesystem::path(PBP_BINARY_DIR) / "package";
+  if (!std::filesystem::exists(package / "pbpConfigVersion.cmake")) {
+    GTEST_SKIP() << "no install rules in this build (PBP_INSTALL off)";
+  }
+  EXPECT_NE(read_file(package / "pbpConfigVersion.cmake")
+                .find("set(PACKAGE_VERSION \"" + kProjectVersion + "\")"),
+            std::string::npos);
+  EXPECT_NE(read_file(package / "pbp-runtime.pc").find("\nVersion: " + kProjectVersion + "\n"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace pbp::cli_test
