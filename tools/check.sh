@@ -10,15 +10,17 @@
 #   5. cross-builds the runtime suite and runs it under QEMU on the targets,
 #   6. installs the packages and builds projects of a user's against them, and runs
 #      targets/DEPLOYING.md's walk-through verbatim (tests/package/check.sh),
-#   7. checks accuracy on real data: ../shared/datasets, or without it the sets Debian ships
+#   7. checks the README against the code (tools/scripts/readme_check.py): its quick-start output
+#      is what `bash tools/quickstart.sh` prints, its sh and python blocks run, its links resolve,
+#   8. checks accuracy on real data: ../shared/datasets, or without it the sets Debian ships
 #      (tools/scripts/fetch_datasets.sh); the checks whose data is absent are named at the end.
-# PBP_CHECK_SKIP="python asan aarch64 targets package accuracy" (any subset; host-asan names the
+# PBP_CHECK_SKIP="python asan aarch64 targets package readme accuracy" (any subset; host-asan names the
 # same stage) skips stages locally; the skipped stages are named at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every core for the tests (the presets fix no count: Ninja builds on every core already).
 export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
-stages="python asan aarch64 targets package accuracy"
+stages="python asan aarch64 targets package readme accuracy"
 skip=" "
 for word in ${PBP_CHECK_SKIP:-}; do
   if [[ " $stages " != *" ${word#host-} "* ]]; then
@@ -68,7 +70,7 @@ fi
 if ! skipped aarch64; then
   # The whole host suite on another architecture (char unsigned, long double binary128), every
   # test under qemu-aarch64 but the 10^6-point math sweeps (label `sweep`) and the longest training
-  # runs (label `heavy`; tests/host/CMakeLists.txt, README, Quick start).
+  # runs (label `heavy`; tests/host/CMakeLists.txt, tests/README.md).
   stage aarch64 "host suite cross-built for AArch64 Linux (qemu-aarch64)"
   cmake --workflow --preset host-aarch64
 fi
@@ -84,6 +86,12 @@ fi
 if ! skipped package; then
   stage package "package: installed, used by projects outside the tree, DEPLOYING.md verbatim"
   bash tests/package/check.sh
+fi
+
+if ! skipped readme; then
+  # After the host and package stages: the quick start then only fetches the data and runs the demo.
+  stage readme "README: the quick start's output, its blocks and links (tools/scripts/readme_check.py)"
+  /usr/bin/python3 tools/scripts/readme_check.py
 fi
 
 if ! skipped accuracy; then

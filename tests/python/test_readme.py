@@ -12,8 +12,12 @@ def test_readme_example(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {}
     exec(compile(example, "README.md", "exec"), namespace)
-    u = namespace["u"]
-    assert u.epistemic_std[1] > 5 * u.epistemic_std[0]  # x = 6 is outside the data
+    u, r = namespace["u"], namespace["r"]
+    # What the example's comments say: x = 6 lies outside the training data, and the truth there,
+    # 6^3 = 216, is above its interval (the range flag, not the interval, is what to trust).
+    assert list(r.outside) == [False, True]
+    assert u.upper[1] < 216.0
+    assert u.epistemic_std[1] > 5 * u.epistemic_std[0]
     assert (tmp_path / "toy.pbp").read_bytes() == namespace["model"].blob_
     assert (tmp_path / "firmware" / "toy_model.h").is_file()
     assert (tmp_path / "firmware" / "toy_model.c").is_file()

@@ -42,7 +42,8 @@ const char* method_name(Method method);
 std::optional<Method> parse_method(const std::string& name);
 
 // The density strategies' default kernel width, in units of Scott's bandwidth: chosen once for
-// every data set by the development protocol (score_on_pool), never on test rows (README).
+// every data set by the development protocol (score_on_pool), never on test rows
+// (tools/bench/RESULTS.md, active learning).
 inline constexpr double kDefaultDensityWidth = 3.0;
 
 struct ActivePlan {

@@ -3,6 +3,7 @@
 // it is": trains the PBP paper's toy problem and Boston housing, exports both blobs, predicts
 // with the freestanding runtime on the host and, given a device command, on the device, and
 // prints the predictions with their uncertainty and whether host and device agree bit for bit.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -35,11 +36,13 @@ const char* const kUsage =
     "Trains the PBP paper's toy problem (20 points, x ~ U[-4, 4], y = x^3 + N(0, 9), 100 hidden\n"
     "units, 40 epochs) and, given its CSV, Boston housing (a seeded 90/10 split, 1 x 50, 40\n"
     "epochs); writes both blobs; predicts a few inputs with the freestanding runtime and prints\n"
-    "each prediction with its 95 % interval and its epistemic and aleatoric std. With --device,\n"
+    "whether each input lies inside its training range (OUTSIDE: the model extrapolates), then\n"
+    "the prediction, its 95 % interval and its epistemic and aleatoric std. With --device,\n"
     "runs the same blobs and inputs on the device and says whether every output is bit-identical\n"
     "(exit 1 if any differs). Plots (SVG): toy_predictive.svg (the paper's Figure 1: data, true\n"
-    "function, predictive mean +- 3 std), boston_calibration.svg (observed vs nominal coverage of\n"
-    "central intervals on the test houses) and boston_training_curve.svg (RMSE and LL per epoch).\n"
+    "function, predictive mean +- 3 std, training range), boston_calibration.svg (observed\n"
+    "vs nominal coverage of central intervals on the test houses) and boston_training_curve.svg\n"
+    "(RMSE and LL per epoch).\n"
     "\n"
     "  --out-dir DIR     where the blobs, inputs and device outputs go (default: pbp-demo)\n"
     "  --boston F.csv    Boston housing CSV, target last (tools/scripts/fetch_datasets.sh)\n"
@@ -66,7 +69,11 @@ void predict_on_host_and_device(DemoSection& section, const LoadedModel& host,
   std::vector<std::vector<float>> rows;
   for (const DemoInput& input : inputs) {
     const std::vector<double> x(input.x.begin(), input.x.end());
-    section.rows.push_back({input, host.predict_interval(x, 0.95), std::nullopt});
+    DemoRange range{host.input_range(x), ""};
+    const std::vector<std::string>& names = host.description().feature_names;
+    const uint32_t farthest = range.report.farthest_input;
+    range.farthest_name = farthest < names.size() ? names[farthest] : std::to_string(farthest);
+    section.rows.push_back({input, host.predict_interval(x, 0.95), std::nullopt, range});
     rows.push_back(input.x);
   }
   if (!device) return;
@@ -110,9 +117,7 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
   const double train_seconds = seconds_since(start);
   std::vector<DemoInput> inputs;
   for (double x : {-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0}) {
-    inputs.push_back({"x = " + fixed(x, 1) + (std::abs(x) > 4 ? " (outside data)" : ""),
-                      {static_cast<float>(x)},
-                      trainer::toy_function(x)});
+    inputs.push_back({"x = " + fixed(x, 1), {static_cast<float>(x)}, trainer::toy_function(x)});
   }
   DemoSection section;
   const LoadedModel host = save_and_open(section, model, "toy", out_dir);
@@ -131,6 +136,8 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
     band.mean.push_back(p.moments.mean);
     band.std.push_back(p.std);
   }
+  const auto [low, high] = std::minmax_element(data.x.begin(), data.x.end());
+  band.training_range = plot::Range{*low, *high};
   band.title = "Toy problem: PBP, 1 × 100 ReLU, 20 points, mean ± 3 std";
   section.plots.push_back(output_path(out_dir, "toy_predictive.svg"));
   plot::write_band_plot(section.plots.back(), band);

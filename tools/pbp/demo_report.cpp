@@ -34,13 +34,24 @@ std::string padded(const std::string& text, size_t width, bool right = true) {
 
 }  // namespace
 
+std::string range_text(const DemoRange& range) {
+  const pbp_range_report& report = range.report;
+  if (report.status == PBP_RANGE_UNKNOWN) return "unknown";
+  if (report.status == PBP_RANGE_INSIDE) return "inside";
+  std::string text = "OUTSIDE: " + range.farthest_name + " " + fixed(report.distance, 2) + " sd";
+  if (report.outside_count > 1) text += " +" + std::to_string(report.outside_count - 1) + " more";
+  return text;
+}
+
 void print_section(std::ostream& out, const DemoSection& section, bool device_ran) {
   out << "\n== " << section.title << " ==\n"
       << section.summary << "\nblob " << section.blob_path << " (" << section.blob_bytes
       << " bytes)\n\n";
-  out << padded("input", 30, false) << padded(section.truth_label, 8) << padded("prediction", 12)
+  out << padded("input", 28, false) << padded(section.truth_label, 8) << "  "
+      << padded("training range", 22, false) << padded("prediction", 10)
       << padded("95 % interval", 22) << padded("epistemic std", 15) << padded("aleatoric std", 15)
       << "  host = device\n";
+  bool any_outside = false;
   for (const DemoRow& row : section.rows) {
     const RegressionPrediction& p = row.host;
     const std::string truth = std::isnan(row.input.truth) ? "-" : fixed(row.input.truth, 1);
@@ -48,10 +59,16 @@ void print_section(std::ostream& out, const DemoSection& section, bool device_ra
         "[" + padded(fixed(p.lower, 1), 7) + ", " + padded(fixed(p.upper, 1), 7) + "]";
     const std::string equal =
         !device_ran ? "not run" : (row.device_equal.value_or(false) ? "yes" : "NO");
-    out << padded(row.input.label, 30, false) << padded(truth, 8)
-        << padded(fixed(p.moments.mean, 1), 12) << padded(interval, 22)
-        << padded(fixed(std::sqrt(p.moments.epistemic_variance), 2), 15)
+    any_outside |= row.range.report.status == PBP_RANGE_OUTSIDE;
+    out << padded(row.input.label, 28, false) << padded(truth, 8) << "  "
+        << padded(range_text(row.range), 22, false) << padded(fixed(p.moments.mean, 1), 10)
+        << padded(interval, 22) << padded(fixed(std::sqrt(p.moments.epistemic_variance), 2), 15)
         << padded(fixed(std::sqrt(p.moments.aleatoric_variance), 2), 15) << "  " << equal << "\n";
+  }
+  if (any_outside) {
+    out << "OUTSIDE: an input beyond its training range (the farthest, in training stds). There\n"
+           "         the model extrapolates: its interval may miss the truth, the more the "
+           "farther.\n";
   }
   for (const std::string& plot : section.plots) out << "plot: " << plot << "\n";
 }

@@ -9,6 +9,7 @@
 
 #include "device_runner.hpp"
 #include "model_file.hpp"
+#include "pbp/pbp.h"
 
 namespace pbp::cli {
 
@@ -22,11 +23,22 @@ struct DemoInput {
   double truth = 0.0;  // NaN when unknown
 };
 
+// The input row against the blob's training ranges (pbp_check_input_range), as printed.
+struct DemoRange {
+  pbp_range_report report{};
+  std::string farthest_name;  // the farthest input's name when outside
+};
+
 struct DemoRow {
   DemoInput input;
   RegressionPrediction host;         // the runtime on this machine, 95 % interval
   std::optional<bool> device_equal;  // empty when no device ran
+  DemoRange range;
 };
+
+// "inside", "OUTSIDE: RM 4.59 sd" (the farthest input and its distance beyond its range in
+// training stds; "+N more" when others are outside too) or "unknown" (a blob without ranges).
+std::string range_text(const DemoRange& range);
 
 struct DemoSection {
   std::string title;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# float16 and int8 weights against the float32 blob of the same training run (README, "Quantised
-# weights"): each float32 model is trained once, quantised with `pbp quantize` (int8 with --data:
+# float16 and int8 weights against the float32 blob of the same training run (tools/bench/RESULTS.md, "Quantised
+# weights: size and quality"): each float32 model is trained once, quantised with `pbp quantize` (int8 with --data:
 # the split's training rows, as `pbp train --storage int8` does), and the blobs are scored with
 # `pbp eval` on the same test rows and `pbp predict` on the same inputs.
 #   Boston and the UCI sets of DATASETS_DIR/uci (13-50-1 and alike, --recipe paper, 40 epochs) on

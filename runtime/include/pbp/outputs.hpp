@@ -65,7 +65,7 @@ inline BinaryProbabilities<T> binary_probabilities(T nu, T psi) {
 // psi = 0 gives the exact softmax; C = 2 gives the classic probit approximation of the
 // logistic-normal integral. Unlike scaling each logit by its own variance
 // (exp(nu_c / sqrt(1 + pi psi_c / 8)), normalised), it is invariant to shifting every nu by a
-// constant, as E[softmax] is. Error against Monte Carlo: tests/host/outputs (README figures).
+// constant, as E[softmax] is. Error against Monte Carlo: tests/host/outputs.
 // Cost: C (C - 1) / 2 exponentials.
 template <class T>
 inline constexpr T kProbitScale = T(0.39269908169872415481);  // pi / 8

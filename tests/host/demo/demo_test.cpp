@@ -30,6 +30,19 @@ TEST(DeviceRunner, RejectsMalformedRows) {
   EXPECT_THROW(cli::parse_runner_output("row 0 mean\n"), std::runtime_error);
 }
 
+TEST(DemoReport, RangeTextNamesTheFarthestInput) {
+  cli::DemoRange range;
+  range.report.status = PBP_RANGE_INSIDE;
+  EXPECT_EQ(cli::range_text(range), "inside");
+  range.report = {PBP_RANGE_OUTSIDE, 1, 5, 4.5f};
+  range.farthest_name = "RM";
+  EXPECT_EQ(cli::range_text(range), "OUTSIDE: RM 4.50 sd");
+  range.report.outside_count = 3;
+  EXPECT_EQ(cli::range_text(range), "OUTSIDE: RM 4.50 sd +2 more");
+  range.report = {PBP_RANGE_UNKNOWN, 0, 0, 0.0f};
+  EXPECT_EQ(cli::range_text(range), "unknown");
+}
+
 TEST(DeviceRunner, SameBitsNeedsEveryFieldExactly) {
   cli::RegressionPrediction host;
   host.moments = {1.0, 0.25, 4.0};
@@ -55,7 +68,13 @@ TEST_F(Demo, ToyProblemWithoutDevice) {
   const RunResult result = run_pbp({"demo", "--out-dir", path("out")});
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
   EXPECT_NE(result.out.find("Toy problem"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("x = 6.0 (outside data)"), std::string::npos) << result.out;
+  // Each row says where its input lies against the blob's training range: x = 0 inside, x = 6
+  // beyond the 20 points drawn from [-4, 4], and the table says what that means.
+  EXPECT_NE(result.out.find("x = 0.0                          0.0  inside "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("x = 6.0                        216.0  OUTSIDE: x "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("the model extrapolates"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("device: not run"), std::string::npos) << result.out;
   EXPECT_TRUE(std::filesystem::exists(path("out/toy.pbp")));
   EXPECT_NE(read_file(path("out/toy_predictive.svg")).find("</svg>"), std::string::npos);
@@ -71,6 +90,7 @@ TEST_F(Demo, RegressionDataSetGivesMetricsAndPlots) {
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
   EXPECT_NE(result.out.find("72 training / 8 test houses"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("test RMSE"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("  training range  "), std::string::npos) << result.out;
   for (const char* file : {"boston.pbp", "boston_calibration.svg", "boston_training_curve.svg"}) {
     EXPECT_TRUE(std::filesystem::exists(path(std::string("out/") + file))) << file;
   }

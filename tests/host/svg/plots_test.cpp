@@ -59,6 +59,14 @@ TEST(BandPlot, DataTruthMeanAndBand) {
       axis_ticks(parse(render_svg(band_figure(whole_band))), 'y');
   EXPECT_NE(std::find(wider.begin(), wider.end(), "600"), wider.end());
 
+  BandPlot with_range = plot;
+  with_range.training_range = Range{-3.5, 3.7};
+  const Element ranged = parse(render_svg(band_figure(with_range)));
+  EXPECT_EQ(ranged.with_class("path", "line").size(), 4u);  // two dashed lines more
+  const std::vector<std::string> legend = texts(ranged, "legend");
+  EXPECT_EQ(legend.size(), 5u);  // the second line has no label of its own
+  EXPECT_NE(std::find(legend.begin(), legend.end(), "training range"), legend.end());
+
   BandPlot without_truth = plot;
   without_truth.true_y.clear();
   without_truth.k = 2.0;

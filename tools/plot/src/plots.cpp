@@ -66,6 +66,14 @@ Figure band_figure(const BandPlot& plot) {
   band.opacity = 0.35;
   panel.bands.push_back(band);
 
+  if (plot.training_range && panel.y_range) {
+    const Range& y = *panel.y_range;
+    for (const double x : {plot.training_range->low, plot.training_range->high}) {
+      const char* label = x == plot.training_range->low ? "training range" : "";
+      panel.lines.push_back(
+          {label, {x, x}, {y.low, y.high}, colour::grey, 1.0, Dash::dashed, false});
+    }
+  }
   if (!plot.true_y.empty()) {
     panel.lines.push_back(
         {"true function", plot.grid_x, plot.true_y, colour::black, 1.5, Dash::solid, false});

@@ -20,7 +20,7 @@ class PBPClassifier(PBPEstimator):
     positive class). With `classes=C` the labels must be the integers 0..C-1 and the model has
     C classes even if some never occur in y. Defaults as `pbp train --task binary|multiclass`:
     1 x 50, 40 epochs. softmax ('mean-field', 'bound' or 'sampled' with `samples` draws) is how
-    a model of 3 or more classes approximates its likelihood (README, "Multiclass defaults"). Predictions run the model blob through the runtime in float32, bit for
+    a model of 3 or more classes approximates its likelihood (tools/pbp/README.md, "Multiclass defaults"). Predictions run the model blob through the runtime in float32, bit for
     bit what a device computes. verbose, threads and activation as PBPRegressor's.
     """
 

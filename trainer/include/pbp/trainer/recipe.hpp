@@ -9,7 +9,7 @@
 // ... epochs with the noise variance that fits those rows best (noise_calibration.hpp), and the
 // best (network, epochs) is trained again on every row, with each epoch's model the average of
 // the posterior over its updates (iterate_average.hpp). Its noise is the calibrated one.
-// Measured on the UCI benchmark's 20 splits (README, tools/bench/uci.sh).
+// Measured on the UCI benchmark's 20 splits (tools/bench/RESULTS.md, tools/bench/uci.sh).
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -23,6 +23,8 @@ struct BandPlot {
   // Default: the training targets, the true function and the mean, plus 30 % of their span on
   // each side; a band that grows wider (far from the data) is cut at the plot's edge.
   std::optional<Range> y_range;
+  // The inputs' training range, drawn as two dashed vertical lines; empty: not drawn.
+  std::optional<Range> training_range;
   std::string title = "Predictive distribution";
   std::string x_title = "x", y_title = "y";
 };
