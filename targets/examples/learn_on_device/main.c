@@ -37,21 +37,11 @@ static uint32_t learnt_blob[BOSTON_START_SIZE / 4]; /* a float32 source: the sam
 #if BOSTON_START_INPUT_COUNT != 13
 #error "boston_start is expected to have the Boston data's 13 inputs"
 #endif
+#define PLACE(column) x[BOSTON_START_INPUT_##column] = row[BOSTON_ROW_##column]
 static const float* model_inputs(const float* row) {
   static float x[BOSTON_START_INPUT_COUNT];
-  x[BOSTON_START_INPUT_CRIM] = row[BOSTON_ROW_CRIM];
-  x[BOSTON_START_INPUT_ZN] = row[BOSTON_ROW_ZN];
-  x[BOSTON_START_INPUT_INDUS] = row[BOSTON_ROW_INDUS];
-  x[BOSTON_START_INPUT_CHAS] = row[BOSTON_ROW_CHAS];
-  x[BOSTON_START_INPUT_NOX] = row[BOSTON_ROW_NOX];
-  x[BOSTON_START_INPUT_RM] = row[BOSTON_ROW_RM];
-  x[BOSTON_START_INPUT_AGE] = row[BOSTON_ROW_AGE];
-  x[BOSTON_START_INPUT_DIS] = row[BOSTON_ROW_DIS];
-  x[BOSTON_START_INPUT_RAD] = row[BOSTON_ROW_RAD];
-  x[BOSTON_START_INPUT_TAX] = row[BOSTON_ROW_TAX];
-  x[BOSTON_START_INPUT_PTRATIO] = row[BOSTON_ROW_PTRATIO];
-  x[BOSTON_START_INPUT_B] = row[BOSTON_ROW_B];
-  x[BOSTON_START_INPUT_LSTAT] = row[BOSTON_ROW_LSTAT];
+  PLACE(CRIM), PLACE(ZN), PLACE(INDUS), PLACE(CHAS), PLACE(NOX), PLACE(RM), PLACE(AGE);
+  PLACE(DIS), PLACE(RAD), PLACE(TAX), PLACE(PTRATIO), PLACE(B), PLACE(LSTAT);
   return x;
 }
 
