@@ -71,22 +71,16 @@ std::string float_literal(float value) {
   return value < 0 ? "(" + out + "f)" : out + "f";
 }
 
-// A name inside a C string literal: quotes, backslashes and every byte outside printable ASCII
-// as escapes (octal, three digits, so that a following digit cannot extend them).
+// A name as a C string literal: every byte but printable ASCII (quotes, backslashes and '?',
+// against trigraphs, included) as a three-digit octal escape, which a next digit cannot extend.
 std::string string_literal(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte >= 0x7f || c == '?') {  // '?': no trigraphs
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\%03o", static_cast<unsigned>(byte));
-      out += escape;
-    } else {
-      out += c;
-    }
+    const bool plain = byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\' && c != '?';
+    char escape[8];
+    std::snprintf(escape, sizeof escape, "\\%03o", static_cast<unsigned>(byte));
+    out += plain ? std::string(1, c) : std::string(escape);
   }
   return out + "\"";
 }
@@ -104,8 +98,16 @@ std::string comment_text(const std::string& text) {
   return out;
 }
 
+// Characters as a terminal shows them: UTF-8 continuation bytes take no column.
+size_t columns(const std::string& text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u;
+  }));
+}
+
 std::string padded(std::string text, size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
+  const size_t used = columns(text);
+  if (used < width) text.append(width - used, ' ');
   return text;
 }
 
@@ -132,7 +134,7 @@ std::string input_section(const std::string& macro, const pbp_model& model) {
   size_t name_width = 6;  // "(none)"
   for (uint32_t i = 0; i < model.input_count; ++i) {
     width = std::max(width, macro.size() + 7 + parts[i].size());
-    name_width = std::max(name_width, comment_text(feature_name(model, i)).size());
+    name_width = std::max(name_width, columns(comment_text(feature_name(model, i))));
   }
   std::string out =
       "/* The inputs, in the order pbp_predict reads them: fill `float x[" + macro +

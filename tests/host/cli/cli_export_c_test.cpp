@@ -147,7 +147,7 @@ TEST_F(ExportC, ColumnNamesBecomeDistinctIdentifiers) {
       "#define M_INPUT_COUNT_2 2u",  "#define M_INPUT_X_Y_M_S 3u",
       "#define M_INPUT_RM_MIN_2 4u", "#define M_INPUT_9_LIVES 5u",
       "#define M_INPUT_6 6u",        "#define M_INPUT_6_NAME \"*/\"",
-      "#define M_INPUT_COUNT 7u",    "#define M_TARGET_NAME \"t\\\"x\""};
+      "#define M_INPUT_COUNT 7u",    "#define M_TARGET_NAME \"t\\042x\""};
   for (const std::string& line : expected) {
     EXPECT_TRUE(has_line(header, line)) << line << "\n" << header;
   }
