@@ -10,6 +10,20 @@
 static pbp_model model;
 static float workspace[BOSTON_13_50_WORKSPACE_BYTES / sizeof(float)];
 
+// Row 1 of the data (sold for 24.0), each value with the index its name has in this model.
+struct named_input {
+  unsigned index;
+  float value;
+};
+static const named_input row1[BOSTON_13_50_INPUT_COUNT] = {
+    {BOSTON_13_50_INPUT_CRIM, 0.00632f}, {BOSTON_13_50_INPUT_ZN, 18.0f},
+    {BOSTON_13_50_INPUT_INDUS, 2.31f},   {BOSTON_13_50_INPUT_CHAS, 0.0f},
+    {BOSTON_13_50_INPUT_NOX, 0.538f},    {BOSTON_13_50_INPUT_RM, 6.575f},
+    {BOSTON_13_50_INPUT_AGE, 65.2f},     {BOSTON_13_50_INPUT_DIS, 4.09f},
+    {BOSTON_13_50_INPUT_RAD, 1.0f},      {BOSTON_13_50_INPUT_TAX, 296.0f},
+    {BOSTON_13_50_INPUT_PTRATIO, 15.3f}, {BOSTON_13_50_INPUT_B, 396.9f},
+    {BOSTON_13_50_INPUT_LSTAT, 4.98f}};
+
 static void print_house(const char* what, const float* x) {
   pbp_prediction p;
   const pbp_status status =
@@ -56,19 +70,7 @@ void setup() {
     return;
   }
   float x[BOSTON_13_50_INPUT_COUNT];
-  x[BOSTON_13_50_INPUT_CRIM] = 0.00632f;  // row 1 of the data, sold for 24.0
-  x[BOSTON_13_50_INPUT_ZN] = 18.0f;
-  x[BOSTON_13_50_INPUT_INDUS] = 2.31f;
-  x[BOSTON_13_50_INPUT_CHAS] = 0.0f;
-  x[BOSTON_13_50_INPUT_NOX] = 0.538f;
-  x[BOSTON_13_50_INPUT_RM] = 6.575f;
-  x[BOSTON_13_50_INPUT_AGE] = 65.2f;
-  x[BOSTON_13_50_INPUT_DIS] = 4.09f;
-  x[BOSTON_13_50_INPUT_RAD] = 1.0f;
-  x[BOSTON_13_50_INPUT_TAX] = 296.0f;
-  x[BOSTON_13_50_INPUT_PTRATIO] = 15.3f;
-  x[BOSTON_13_50_INPUT_B] = 396.9f;
-  x[BOSTON_13_50_INPUT_LSTAT] = 4.98f;
+  for (const named_input& input : row1) x[input.index] = input.value;
   print_house("row 1", x);
   x[BOSTON_13_50_INPUT_RM] = 12.0f;  // far outside the training data
   x[BOSTON_13_50_INPUT_CRIM] = 80.0f;
