@@ -22,6 +22,8 @@ packages=(
   qemu-user g++-aarch64-linux-gnu g++-arm-linux-gnueabihf googletest
   # Tools used by targets/tools (plugin build, size report).
   gcc make cmake
+  # The Arduino build tool, for the Arduino library's check (targets/arduino/check.sh).
+  arduino-builder
 )
 check_only=0
 for arg in "$@"; do

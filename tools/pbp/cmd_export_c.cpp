@@ -22,6 +22,11 @@ const char* const kUsage =
     "NAME_WORKSPACE_BYTES and NAME_CRC32. A .c compiled with another export's .h fails to\n"
     "compile. Open it with pbp_open(&model, NAME, NAME_SIZE).\n"
     "\n"
+    "NAME.h also says which input is which, in a comment table and as macros: NAME_INPUT_<COL>\n"
+    "(the input's index), _NAME, _MIN and _MAX (its training range), and NAME_TARGET_NAME.\n"
+    "<COL> is the column's name upper-cased, each run of other characters one '_', a repeat\n"
+    "suffixed _2, _3...; the input's index when the model has no column names.\n"
+    "\n"
     "  --name NAME     a C identifier: the array name and the file names\n"
     "  --out-dir DIR   where to write, created if missing (default: the current directory)\n";
 

@@ -11,6 +11,7 @@
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
 #include "pbp/trainer/atomic_file.hpp"
+#include "pbp/trainer/c_export_inputs.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -55,6 +56,7 @@ std::string header_text(const std::string& name, const CSourceOrigin& origin, co
   out += "/* The blob's CRC-32: " + name +
          ".c checks it and the size, so a mismatched pair fails to compile. */\n";
   out += "#define " + macro + "_CRC32 " + crc_literal(crc) + "\n\n";
+  out += input_section(macro, m) + "\n";
   out += "/* The blob, 8-byte aligned: pass it to pbp_open with " + macro + "_SIZE. */\n";
   out += "extern const uint8_t " + name + "[" + macro + "_SIZE];\n\n";
   out += "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " + macro + "_H */\n";

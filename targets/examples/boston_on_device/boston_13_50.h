@@ -18,6 +18,82 @@ extern "C" {
 /* The blob's CRC-32: boston_13_50.c checks it and the size, so a mismatched pair fails to compile. */
 #define BOSTON_13_50_CRC32 0x5aaef03cu
 
+/* The inputs, in the order pbp_predict reads them: fill `float x[BOSTON_13_50_INPUT_COUNT]`
+ * as x[BOSTON_13_50_INPUT_<NAME>] = value. <NAME> is the column's name upper-cased, each run of
+ * other characters one '_', a repeat suffixed _2, _3...; the index when the column has no
+ * name. Training range: the minimum and maximum over the training rows (outside them,
+ * pbp_range_report flags the row). Units: not recorded in the blob.
+ *
+ * index  macro                       name     training min .. max
+ *     0  BOSTON_13_50_INPUT_CRIM     CRIM     0.00632 .. 88.9762
+ *     1  BOSTON_13_50_INPUT_ZN       ZN       0 .. 100
+ *     2  BOSTON_13_50_INPUT_INDUS    INDUS    0.46 .. 27.74
+ *     3  BOSTON_13_50_INPUT_CHAS     CHAS     0 .. 1
+ *     4  BOSTON_13_50_INPUT_NOX      NOX      0.385 .. 0.871
+ *     5  BOSTON_13_50_INPUT_RM       RM       3.561 .. 8.78
+ *     6  BOSTON_13_50_INPUT_AGE      AGE      2.9 .. 100
+ *     7  BOSTON_13_50_INPUT_DIS      DIS      1.1296 .. 12.1265
+ *     8  BOSTON_13_50_INPUT_RAD      RAD      1 .. 24
+ *     9  BOSTON_13_50_INPUT_TAX      TAX      187 .. 711
+ *    10  BOSTON_13_50_INPUT_PTRATIO  PTRATIO  12.6 .. 22
+ *    11  BOSTON_13_50_INPUT_B        B        0.32 .. 396.9
+ *    12  BOSTON_13_50_INPUT_LSTAT    LSTAT    1.73 .. 37.97
+ *
+ * Target: MEDV. */
+#define BOSTON_13_50_INPUT_CRIM 0u
+#define BOSTON_13_50_INPUT_CRIM_NAME "CRIM"
+#define BOSTON_13_50_INPUT_CRIM_MIN 0.00632f
+#define BOSTON_13_50_INPUT_CRIM_MAX 88.9762f
+#define BOSTON_13_50_INPUT_ZN 1u
+#define BOSTON_13_50_INPUT_ZN_NAME "ZN"
+#define BOSTON_13_50_INPUT_ZN_MIN 0.0f
+#define BOSTON_13_50_INPUT_ZN_MAX 100.0f
+#define BOSTON_13_50_INPUT_INDUS 2u
+#define BOSTON_13_50_INPUT_INDUS_NAME "INDUS"
+#define BOSTON_13_50_INPUT_INDUS_MIN 0.46f
+#define BOSTON_13_50_INPUT_INDUS_MAX 27.74f
+#define BOSTON_13_50_INPUT_CHAS 3u
+#define BOSTON_13_50_INPUT_CHAS_NAME "CHAS"
+#define BOSTON_13_50_INPUT_CHAS_MIN 0.0f
+#define BOSTON_13_50_INPUT_CHAS_MAX 1.0f
+#define BOSTON_13_50_INPUT_NOX 4u
+#define BOSTON_13_50_INPUT_NOX_NAME "NOX"
+#define BOSTON_13_50_INPUT_NOX_MIN 0.385f
+#define BOSTON_13_50_INPUT_NOX_MAX 0.871f
+#define BOSTON_13_50_INPUT_RM 5u
+#define BOSTON_13_50_INPUT_RM_NAME "RM"
+#define BOSTON_13_50_INPUT_RM_MIN 3.561f
+#define BOSTON_13_50_INPUT_RM_MAX 8.78f
+#define BOSTON_13_50_INPUT_AGE 6u
+#define BOSTON_13_50_INPUT_AGE_NAME "AGE"
+#define BOSTON_13_50_INPUT_AGE_MIN 2.9f
+#define BOSTON_13_50_INPUT_AGE_MAX 100.0f
+#define BOSTON_13_50_INPUT_DIS 7u
+#define BOSTON_13_50_INPUT_DIS_NAME "DIS"
+#define BOSTON_13_50_INPUT_DIS_MIN 1.1296f
+#define BOSTON_13_50_INPUT_DIS_MAX 12.1265f
+#define BOSTON_13_50_INPUT_RAD 8u
+#define BOSTON_13_50_INPUT_RAD_NAME "RAD"
+#define BOSTON_13_50_INPUT_RAD_MIN 1.0f
+#define BOSTON_13_50_INPUT_RAD_MAX 24.0f
+#define BOSTON_13_50_INPUT_TAX 9u
+#define BOSTON_13_50_INPUT_TAX_NAME "TAX"
+#define BOSTON_13_50_INPUT_TAX_MIN 187.0f
+#define BOSTON_13_50_INPUT_TAX_MAX 711.0f
+#define BOSTON_13_50_INPUT_PTRATIO 10u
+#define BOSTON_13_50_INPUT_PTRATIO_NAME "PTRATIO"
+#define BOSTON_13_50_INPUT_PTRATIO_MIN 12.6f
+#define BOSTON_13_50_INPUT_PTRATIO_MAX 22.0f
+#define BOSTON_13_50_INPUT_B 11u
+#define BOSTON_13_50_INPUT_B_NAME "B"
+#define BOSTON_13_50_INPUT_B_MIN 0.32f
+#define BOSTON_13_50_INPUT_B_MAX 396.9f
+#define BOSTON_13_50_INPUT_LSTAT 12u
+#define BOSTON_13_50_INPUT_LSTAT_NAME "LSTAT"
+#define BOSTON_13_50_INPUT_LSTAT_MIN 1.73f
+#define BOSTON_13_50_INPUT_LSTAT_MAX 37.97f
+#define BOSTON_13_50_TARGET_NAME "MEDV"
+
 /* The blob, 8-byte aligned: pass it to pbp_open with BOSTON_13_50_SIZE. */
 extern const uint8_t boston_13_50[BOSTON_13_50_SIZE];
 

@@ -22,25 +22,38 @@ static pbp_model model;
 /* Sized by the macro `pbp export-c` wrote: PBP_WORKSPACE_BYTES(13, 50) = 852 bytes. */
 static float workspace[BOSTON_13_50_WORKSPACE_BYTES / sizeof(float)];
 
+/* A house's inputs, placed by the names `pbp export-c` wrote (BOSTON_13_50_INPUT_RM is RM's index
+ * in the model's input order): the arguments follow the data set's documentation, whatever order
+ * the model was trained in. A model with another input count fails to compile. */
+#if BOSTON_13_50_INPUT_COUNT != 13
+#error "boston_13_50 is expected to have the Boston data's 13 inputs"
+#endif
+#define BOSTON_HOUSE(crim, zn, indus, chas, nox, rm, age, dis, rad, tax, ptratio, b, lstat) \
+  {                                                                                         \
+    [BOSTON_13_50_INPUT_CRIM] = (crim), [BOSTON_13_50_INPUT_ZN] = (zn),                     \
+    [BOSTON_13_50_INPUT_INDUS] = (indus), [BOSTON_13_50_INPUT_CHAS] = (chas),               \
+    [BOSTON_13_50_INPUT_NOX] = (nox), [BOSTON_13_50_INPUT_RM] = (rm),                       \
+    [BOSTON_13_50_INPUT_AGE] = (age), [BOSTON_13_50_INPUT_DIS] = (dis),                     \
+    [BOSTON_13_50_INPUT_RAD] = (rad), [BOSTON_13_50_INPUT_TAX] = (tax),                     \
+    [BOSTON_13_50_INPUT_PTRATIO] = (ptratio), [BOSTON_13_50_INPUT_B] = (b),                 \
+    [BOSTON_13_50_INPUT_LSTAT] = (lstat)                                                    \
+  }
+
 typedef struct house {
   const char* what;
-  float features[BOSTON_13_50_INPUT_COUNT]; /* CRIM ZN INDUS CHAS NOX RM AGE DIS RAD TAX PTRATIO B
-                                               LSTAT */
+  float features[BOSTON_13_50_INPUT_COUNT];
 } house;
 
 static const house houses[] = {
-    {"row 1 (sold for 24.0)",
-     {0.00632f, 18.0f, 2.31f, 0.0f, 0.538f, 6.575f, 65.2f, 4.09f, 1.0f, 296.0f, 15.3f, 396.9f,
-      4.98f}},
-    {"row 3 (sold for 34.7)",
-     {0.02729f, 0.0f, 7.07f, 0.0f, 0.469f, 7.185f, 61.1f, 4.9671f, 2.0f, 242.0f, 17.8f, 392.83f,
-      4.03f}},
-    {"row 374 (sold for 13.8)",
-     {11.1081f, 0.0f, 18.1f, 0.0f, 0.668f, 4.906f, 100.0f, 1.1742f, 24.0f, 666.0f, 20.2f, 396.9f,
-      34.77f}},
+    {"row 1 (sold for 24.0)", BOSTON_HOUSE(0.00632f, 18.0f, 2.31f, 0.0f, 0.538f, 6.575f, 65.2f,
+                                           4.09f, 1.0f, 296.0f, 15.3f, 396.9f, 4.98f)},
+    {"row 3 (sold for 34.7)", BOSTON_HOUSE(0.02729f, 0.0f, 7.07f, 0.0f, 0.469f, 7.185f, 61.1f,
+                                           4.9671f, 2.0f, 242.0f, 17.8f, 392.83f, 4.03f)},
+    {"row 374 (sold for 13.8)", BOSTON_HOUSE(11.1081f, 0.0f, 18.1f, 0.0f, 0.668f, 4.906f, 100.0f,
+                                             1.1742f, 24.0f, 666.0f, 20.2f, 396.9f, 34.77f)},
     /* Row 1 with 12 rooms and a crime rate of 80: far outside the training data. */
-    {"row 1, 12 rooms, crime 80",
-     {80.0f, 18.0f, 2.31f, 0.0f, 0.538f, 12.0f, 65.2f, 4.09f, 1.0f, 296.0f, 15.3f, 396.9f, 4.98f}},
+    {"row 1, 12 rooms, crime 80", BOSTON_HOUSE(80.0f, 18.0f, 2.31f, 0.0f, 0.538f, 12.0f, 65.2f,
+                                               4.09f, 1.0f, 296.0f, 15.3f, 396.9f, 4.98f)},
 };
 
 /* What a device would log: the input farthest outside the training data, and by how much. */
@@ -77,9 +90,10 @@ int main(void) {
       return 1;
     }
     /* sqrtf is correctly rounded on every IEEE-754 target, so these digits are too. */
-    printf("%-26s MEDV %7.3f  95%% [%7.3f, %7.3f]  epistemic std %6.3f  aleatoric std %6.3f\n",
-           houses[i].what, (double)p.mean, (double)p.lower, (double)p.upper,
-           (double)sqrtf(p.epistemic_variance), (double)sqrtf(p.aleatoric_variance));
+    printf("%-26s %s %7.3f  95%% [%7.3f, %7.3f]  epistemic std %6.3f  aleatoric std %6.3f\n",
+           houses[i].what, BOSTON_13_50_TARGET_NAME, (double)p.mean, (double)p.lower,
+           (double)p.upper, (double)sqrtf(p.epistemic_variance),
+           (double)sqrtf(p.aleatoric_variance));
     print_range(&p.range);
   }
   return 0;

@@ -13,8 +13,15 @@
 
 static pbp_model model;
 static float workspace[BOSTON_13_50_WORKSPACE_BYTES / sizeof(float)];
+/* Row 1 of the data, each value placed by its input's name (the macros of boston_13_50.h). */
 static const float row1[BOSTON_13_50_INPUT_COUNT] = {
-    0.00632f, 18.0f, 2.31f, 0.0f, 0.538f, 6.575f, 65.2f, 4.09f, 1.0f, 296.0f, 15.3f, 396.9f, 4.98f};
+    [BOSTON_13_50_INPUT_CRIM] = 0.00632f, [BOSTON_13_50_INPUT_ZN] = 18.0f,
+    [BOSTON_13_50_INPUT_INDUS] = 2.31f,   [BOSTON_13_50_INPUT_CHAS] = 0.0f,
+    [BOSTON_13_50_INPUT_NOX] = 0.538f,    [BOSTON_13_50_INPUT_RM] = 6.575f,
+    [BOSTON_13_50_INPUT_AGE] = 65.2f,     [BOSTON_13_50_INPUT_DIS] = 4.09f,
+    [BOSTON_13_50_INPUT_RAD] = 1.0f,      [BOSTON_13_50_INPUT_TAX] = 296.0f,
+    [BOSTON_13_50_INPUT_PTRATIO] = 15.3f, [BOSTON_13_50_INPUT_B] = 396.9f,
+    [BOSTON_13_50_INPUT_LSTAT] = 4.98f};
 
 int main(void) {
   uintptr_t mark = pbp_board_stack_paint();

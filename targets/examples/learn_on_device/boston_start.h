@@ -18,6 +18,82 @@ extern "C" {
 /* The blob's CRC-32: boston_start.c checks it and the size, so a mismatched pair fails to compile. */
 #define BOSTON_START_CRC32 0x890126f5u
 
+/* The inputs, in the order pbp_predict reads them: fill `float x[BOSTON_START_INPUT_COUNT]`
+ * as x[BOSTON_START_INPUT_<NAME>] = value. <NAME> is the column's name upper-cased, each run of
+ * other characters one '_', a repeat suffixed _2, _3...; the index when the column has no
+ * name. Training range: the minimum and maximum over the training rows (outside them,
+ * pbp_range_report flags the row). Units: not recorded in the blob.
+ *
+ * index  macro                       name     training min .. max
+ *     0  BOSTON_START_INPUT_CRIM     CRIM     0.00632 .. 1.61282
+ *     1  BOSTON_START_INPUT_ZN       ZN       0 .. 100
+ *     2  BOSTON_START_INPUT_INDUS    INDUS    0.74 .. 15.04
+ *     3  BOSTON_START_INPUT_CHAS     CHAS     0 .. 0
+ *     4  BOSTON_START_INPUT_NOX      NOX      0.398 .. 0.538
+ *     5  BOSTON_START_INPUT_RM       RM       5.399 .. 8.069
+ *     6  BOSTON_START_INPUT_AGE      AGE      2.9 .. 100
+ *     7  BOSTON_START_INPUT_DIS      DIS      3.0921 .. 9.2229
+ *     8  BOSTON_START_INPUT_RAD      RAD      1 .. 8
+ *     9  BOSTON_START_INPUT_TAX      TAX      216 .. 469
+ *    10  BOSTON_START_INPUT_PTRATIO  PTRATIO  15.1 .. 21.1
+ *    11  BOSTON_START_INPUT_B        B        232.6 .. 396.9
+ *    12  BOSTON_START_INPUT_LSTAT    LSTAT    1.98 .. 30.81
+ *
+ * Target: MEDV. */
+#define BOSTON_START_INPUT_CRIM 0u
+#define BOSTON_START_INPUT_CRIM_NAME "CRIM"
+#define BOSTON_START_INPUT_CRIM_MIN 0.00632f
+#define BOSTON_START_INPUT_CRIM_MAX 1.61282f
+#define BOSTON_START_INPUT_ZN 1u
+#define BOSTON_START_INPUT_ZN_NAME "ZN"
+#define BOSTON_START_INPUT_ZN_MIN 0.0f
+#define BOSTON_START_INPUT_ZN_MAX 100.0f
+#define BOSTON_START_INPUT_INDUS 2u
+#define BOSTON_START_INPUT_INDUS_NAME "INDUS"
+#define BOSTON_START_INPUT_INDUS_MIN 0.74f
+#define BOSTON_START_INPUT_INDUS_MAX 15.04f
+#define BOSTON_START_INPUT_CHAS 3u
+#define BOSTON_START_INPUT_CHAS_NAME "CHAS"
+#define BOSTON_START_INPUT_CHAS_MIN 0.0f
+#define BOSTON_START_INPUT_CHAS_MAX 0.0f
+#define BOSTON_START_INPUT_NOX 4u
+#define BOSTON_START_INPUT_NOX_NAME "NOX"
+#define BOSTON_START_INPUT_NOX_MIN 0.398f
+#define BOSTON_START_INPUT_NOX_MAX 0.538f
+#define BOSTON_START_INPUT_RM 5u
+#define BOSTON_START_INPUT_RM_NAME "RM"
+#define BOSTON_START_INPUT_RM_MIN 5.399f
+#define BOSTON_START_INPUT_RM_MAX 8.069f
+#define BOSTON_START_INPUT_AGE 6u
+#define BOSTON_START_INPUT_AGE_NAME "AGE"
+#define BOSTON_START_INPUT_AGE_MIN 2.9f
+#define BOSTON_START_INPUT_AGE_MAX 100.0f
+#define BOSTON_START_INPUT_DIS 7u
+#define BOSTON_START_INPUT_DIS_NAME "DIS"
+#define BOSTON_START_INPUT_DIS_MIN 3.0921f
+#define BOSTON_START_INPUT_DIS_MAX 9.2229f
+#define BOSTON_START_INPUT_RAD 8u
+#define BOSTON_START_INPUT_RAD_NAME "RAD"
+#define BOSTON_START_INPUT_RAD_MIN 1.0f
+#define BOSTON_START_INPUT_RAD_MAX 8.0f
+#define BOSTON_START_INPUT_TAX 9u
+#define BOSTON_START_INPUT_TAX_NAME "TAX"
+#define BOSTON_START_INPUT_TAX_MIN 216.0f
+#define BOSTON_START_INPUT_TAX_MAX 469.0f
+#define BOSTON_START_INPUT_PTRATIO 10u
+#define BOSTON_START_INPUT_PTRATIO_NAME "PTRATIO"
+#define BOSTON_START_INPUT_PTRATIO_MIN 15.1f
+#define BOSTON_START_INPUT_PTRATIO_MAX 21.1f
+#define BOSTON_START_INPUT_B 11u
+#define BOSTON_START_INPUT_B_NAME "B"
+#define BOSTON_START_INPUT_B_MIN 232.6f
+#define BOSTON_START_INPUT_B_MAX 396.9f
+#define BOSTON_START_INPUT_LSTAT 12u
+#define BOSTON_START_INPUT_LSTAT_NAME "LSTAT"
+#define BOSTON_START_INPUT_LSTAT_MIN 1.98f
+#define BOSTON_START_INPUT_LSTAT_MAX 30.81f
+#define BOSTON_START_TARGET_NAME "MEDV"
+
 /* The blob, 8-byte aligned: pass it to pbp_open with BOSTON_START_SIZE. */
 extern const uint8_t boston_start[BOSTON_START_SIZE];
 

@@ -32,18 +32,32 @@ static float update_workspace[PBP_LEARN_WORKSPACE_FLOATS(BOSTON_START_INPUT_COUN
 static float predict_workspace[BOSTON_START_WORKSPACE_BYTES / sizeof(float)];
 static uint32_t learnt_blob[BOSTON_START_SIZE / 4]; /* a float32 source: the same size */
 
+/* A data row (the CSV's columns, boston_rows.h) as the model's inputs, each value placed by its
+ * column's name (the macros of boston_start.h): the CSV need not list them in the model's order. */
+#if BOSTON_START_INPUT_COUNT != 13
+#error "boston_start is expected to have the Boston data's 13 inputs"
+#endif
+#define PLACE(column) x[BOSTON_START_INPUT_##column] = row[BOSTON_ROW_##column]
+static const float* model_inputs(const float* row) {
+  static float x[BOSTON_START_INPUT_COUNT];
+  PLACE(CRIM), PLACE(ZN), PLACE(INDUS), PLACE(CHAS), PLACE(NOX), PLACE(RM), PLACE(AGE);
+  PLACE(DIS), PLACE(RAD), PLACE(TAX), PLACE(PTRATIO), PLACE(B), PLACE(LSTAT);
+  return x;
+}
+
 /* Test RMSE and mean epistemic std of the learnt model, in MEDV units (float, source order). */
 static int report(unsigned rows_learnt) {
   float squared = 0.0f, epistemic = 0.0f;
   for (unsigned i = 0; i < BOSTON_TEST_ROWS; ++i) {
     pbp_prediction p;
-    const pbp_status status = pbp_predict(&learner.model, boston_test[i], BOSTON_START_INPUT_COUNT,
-                                          0.95f, predict_workspace, sizeof predict_workspace, &p);
+    const pbp_status status =
+        pbp_predict(&learner.model, model_inputs(boston_test[i]), BOSTON_START_INPUT_COUNT, 0.95f,
+                    predict_workspace, sizeof predict_workspace, &p);
     if (status != PBP_OK) {
       printf("pbp_predict: %s\n", pbp_status_string(status));
       return 1;
     }
-    const float error = p.mean - boston_test[i][BOSTON_START_INPUT_COUNT];
+    const float error = p.mean - boston_test[i][BOSTON_ROW_MEDV];
     squared += error * error;
     epistemic += sqrtf(p.epistemic_variance); /* correctly rounded on every IEEE-754 target */
   }
@@ -66,8 +80,8 @@ int main(void) {
   unsigned skipped = 0;
   for (unsigned r = 0; r < BOSTON_STREAM_ROWS; ++r) {
     pbp_learn_outcome outcome;
-    status = pbp_learn_update(&learner, boston_stream[r], BOSTON_START_INPUT_COUNT,
-                              boston_stream[r][BOSTON_START_INPUT_COUNT], update_workspace,
+    status = pbp_learn_update(&learner, model_inputs(boston_stream[r]), BOSTON_START_INPUT_COUNT,
+                              boston_stream[r][BOSTON_ROW_MEDV], update_workspace,
                               sizeof update_workspace, &outcome);
     if (status != PBP_OK) {
       printf("row %u: %s\n", r, pbp_status_string(status));

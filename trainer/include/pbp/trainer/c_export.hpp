@@ -21,10 +21,10 @@ struct CSourceOrigin {
   std::string source;
 };
 
-// NAME.h declares the array and NAME_SIZE, NAME_INPUT_COUNT, NAME_MAX_WIDTH, NAME_WORKSPACE_BYTES
-// and NAME_CRC32; NAME.c defines it so that a .c compiled with another export's .h fails to
-// compile. Throws std::invalid_argument if `name` is not a C identifier or the blob does not open
-// with the runtime (its status text).
+// NAME.h declares the array and NAME_SIZE, NAME_INPUT_COUNT, NAME_MAX_WIDTH, NAME_WORKSPACE_BYTES,
+// NAME_CRC32 and which input is which (c_export_inputs.hpp); NAME.c defines the array so that a
+// .c compiled with another export's .h fails to compile. Throws std::invalid_argument if `name` is
+// not a C identifier or the blob does not open with the runtime (its status text).
 CSource c_source(std::span<const uint8_t> blob, const std::string& name,
                  const CSourceOrigin& origin);
 
