@@ -19,6 +19,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SOURCES = os.path.join(ROOT, "runtime", "src")
 PUBLIC = os.path.join(ROOT, "runtime", "include", "pbp")
+VERSION_TEMPLATE = os.path.join(ROOT, "runtime", "cmake", "pbp_version.h.in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\s*$")
 SPDX = re.compile(r"^\s*(//|/\*)\s*SPDX-License-Identifier:")
@@ -60,6 +61,22 @@ def inline(path, seen, out):
             inline(header, seen, out)
 
 
+def version_header():
+    """pbp_version.h as CMake's configure_file makes it, from the top-level project(VERSION)."""
+    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
+        match = re.search(r"project\(\s*pbp_edge\s+VERSION\s+(\d+)\.(\d+)\.(\d+)", f.read())
+    if not match:
+        sys.exit("amalgamate.py: no project(pbp_edge VERSION x.y.z) in CMakeLists.txt")
+    major, minor, patch = match.groups()
+    with open(VERSION_TEMPLATE, encoding="utf-8") as f:
+        text = f.read()
+    for name, value in (("PROJECT_VERSION_MAJOR", major), ("PROJECT_VERSION_MINOR", minor),
+                        ("PROJECT_VERSION_PATCH", patch),
+                        ("PROJECT_VERSION", "%s.%s.%s" % (major, minor, patch))):
+        text = text.replace("@%s@" % name, value)
+    return text
+
+
 def amalgamate(out_dir):
     cpp_files = sorted(f for f in os.listdir(SOURCES) if f.endswith(".cpp"))
     out = [PROLOGUE.rstrip("\n")]
@@ -73,6 +90,8 @@ def amalgamate(out_dir):
     if os.path.isdir(headers):
         shutil.rmtree(headers)  # a header removed from the tree must not linger here
     shutil.copytree(PUBLIC, headers)
+    with open(os.path.join(headers, "pbp_version.h"), "w", encoding="utf-8") as f:
+        f.write(version_header())  # generated in a CMake build: the release folder carries it
     shutil.copyfile(os.path.join(ROOT, "LICENSE"), os.path.join(out_dir, "LICENSE"))
     target = os.path.join(out_dir, "pbp_runtime.cpp")
     temporary = target + ".tmp"

@@ -2,6 +2,7 @@
 // One version, from CMake's project(VERSION), read back by everything that shows it: pbp
 // --version, the C API, the blobs the trainer writes (pbp inspect, the runtime's model.writer),
 // the CMake package's version file and the pkg-config file.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -66,6 +67,15 @@ TEST(VersionPackage, ConfigAndPkgConfigFilesCarryIt) {
             std::string::npos);
   EXPECT_NE(read_file(package / "pbp-runtime.pc").find("\nVersion: " + kProjectVersion + "\n"),
             std::string::npos);
+}
+
+// The drop-in release (tools/scripts/amalgamate.py) renders the same header CMake generates.
+TEST_F(Version, AmalgamationCarriesTheGeneratedHeader) {
+  const std::string command = "python3 '" + std::string(PBP_SOURCE_DIR) +
+                              "/tools/scripts/amalgamate.py' '" + path("release") + "' >/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_EQ(read_file(path("release") + "/pbp/pbp_version.h"),
+            read_file(std::string(PBP_BINARY_DIR) + "/generated/include/pbp/pbp_version.h"));
 }
 
 }  // namespace
