@@ -48,14 +48,16 @@ stage host "host: configure, build, test"
 cmake --workflow --preset host
 
 if ! skipped python; then
-  # The host build made it (PBP_PYTHON in the host preset); no bytecode or cache in the tree.
-  stage python "python: the pbp_edge module's tests (pytest)"
-  if ! ls build/host/python/pbp_edge/_core*.so >/dev/null 2>&1; then
-    echo "check: build/host/python/pbp_edge was not built (pybind11 missing? tools/setup.sh)" >&2
-    exit 1
-  fi
-  PYTHONPATH=build/host/python PYTHONDONTWRITEBYTECODE=1 PBP_CLI=build/host/bin/pbp \
-    /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/python
+  # The module as a user installs it: a wheel built by pyproject.toml's backend (its own CMake
+  # build, build/python-wheel), installed into a fresh venv, its tests run from outside the tree
+  # against the installed module (PBP_EDGE_INSTALLED); no bytecode or cache in the tree.
+  stage python "python: the pbp_edge wheel, installed in a fresh venv, and its tests (pytest)"
+  rm -rf build/wheel build/venv-python
+  /usr/bin/python3 -m build --wheel --no-isolation --outdir build/wheel .
+  /usr/bin/python3 -m venv --system-site-packages build/venv-python
+  build/venv-python/bin/python -m pip install --no-index --no-build-isolation build/wheel/pbp_edge-*.whl
+  (cd build/venv-python && PYTHONDONTWRITEBYTECODE=1 PBP_EDGE_INSTALLED=1 PBP_CLI="$PWD/../host/bin/pbp" \
+    bin/python -m pytest -p no:cacheprovider -q --rootdir=. ../../tests/python)
 fi
 
 if ! skipped asan; then

@@ -11,7 +11,7 @@ FAST = dict(hidden=(10,), epochs=5, verbose=0)
 
 def test_defaults_are_the_trainers():
     params = PBPClassifier().get_params()
-    assert params["hidden"] == (50,) and params["epochs"] == 40 and params["seed"] == 1
+    assert params["hidden"] == (50,) and params["epochs"] == 40 and params["random_state"] == 1
     assert params["softmax"] == "mean-field" and params["classes"] is None
 
 

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "learning.hpp"
 #include "runtime_model.hpp"
 #include "training.hpp"
 
@@ -13,6 +14,7 @@ using pbp::python::TrainRequest;
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "pbp-edge's trainer and runtime; use the estimators in pbp_edge";
+  m.attr("__version__") = PBP_VERSION;
 
   m.def(
       "train",
@@ -63,5 +65,7 @@ PYBIND11_MODULE(_core, m) {
       .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))
       .def("input_range", &RuntimeModel::input_range, py::arg("x"))
       .def("export_c", &RuntimeModel::export_c, py::arg("name"), py::arg("dir"))
-      .def("save", &RuntimeModel::save, py::arg("path"));
+      .def("save", &RuntimeModel::save, py::arg("path"))
+      .def("learn", &pbp::python::learn, py::arg("x"), py::arg("y"),
+           "The device's update (pbp_learn_update) over the rows; see learning.hpp.");
 }

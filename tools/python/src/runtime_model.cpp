@@ -27,7 +27,7 @@ std::span<const uint8_t> bytes_of(const std::vector<uint32_t>& storage, size_t s
       const double value = x.at(row, k);
       if (!std::isfinite(value)) {
         throw std::invalid_argument(cell_name(x.name(), row, k) + " is " + std::to_string(value) +
-                                    ": every input must be finite");
+                                    ": every input must be finite (no NaN or inf)");
       }
       if (!std::isfinite(static_cast<float>(value))) {
         throw std::invalid_argument(cell_name(x.name(), row, k) + " = " + std::to_string(value) +

@@ -24,6 +24,7 @@ class RuntimeModel {
 
   py::bytes blob() const;
   const pbp_model& view() const { return model_.view(); }
+  const pbp::Model& runtime() const { return model_; }
   std::string task() const;
   std::vector<uint32_t> hidden() const;  // widths of the hidden layers
   std::vector<std::string> feature_names() const;

@@ -91,7 +91,7 @@ trainer::Dataset dataset(const Matrix& x, const py::array_t<double>& y, const Tr
       const double value = x.at(i, k);
       if (!std::isfinite(value)) {
         throw std::invalid_argument(cell_name("X", i, k) + " is " + std::to_string(value) +
-                                    ": training inputs must be finite");
+                                    ": training inputs must be finite (no NaN or inf)");
       }
       data.x[i * data.inputs + k] = value;
     }
