@@ -24,6 +24,8 @@ def test_readme_python_blocks(tmp_path, monkeypatch):
     assert (tmp_path / "toy.pbp").read_bytes() == namespace["model"].blob_
     assert (tmp_path / "firmware" / "toy_model.h").is_file()
     assert (tmp_path / "firmware" / "toy_model.c").is_file()
+    assert namespace["small"].storage_ == ("int8",) * len(namespace["small"].storage_)
+    assert (tmp_path / "firmware" / "toy_model_int8.c").is_file()
     device = namespace["device"]
     assert device.learnt_rows_ == 300
     assert device.score(namespace["held_out"], namespace["held_out_y"]) > namespace["before"]

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """What PBPRegressor and PBPClassifier share: parameters, training, the device's learning,
 feature names, the blob, pickling."""
+import copy
 import json
 import os
 import warnings
@@ -115,6 +116,25 @@ class PBPEstimator(BaseEstimator):
             self.feature_names_in_ = np.asarray(model.feature_names, dtype=object)
         else:
             self.__dict__.pop("feature_names_in_", None)
+
+    # -- storage ----------------------------------------------------------------------------
+    def quantize(self, storage, X=None):
+        """A copy of this fitted estimator whose blob stores the weights as `storage`: 'float16'
+        (4 bytes a weight), 'int8' or 'int8-logvar' (2), or 'float32' (8). Each weight goes to the
+        nearest code, as `pbp quantize --storage S`; with X (the training rows; int8 storages)
+        the means are rounded to make up for each other's rounding over those rows, as
+        `pbp quantize --storage S --data F --fallback none`. save and export_c write it."""
+        model = self._fitted_model()
+        if X is not None:
+            X = self._check_X(X)
+        quantized = copy.deepcopy(self)
+        quantized._set_model(_core.Model(model.quantize(str(storage), X)))
+        return quantized
+
+    @property
+    def storage_(self):
+        """The storage type of each layer's weights ('float32', 'float16', 'int8', ...)."""
+        return tuple(self._fitted_model().layer_storage)
 
     # -- blobs ------------------------------------------------------------------------------
     def save(self, path):

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "learning.hpp"
+#include "quantisation.hpp"
 #include "runtime_model.hpp"
 #include "training.hpp"
 
@@ -67,5 +68,8 @@ PYBIND11_MODULE(_core, m) {
       .def("export_c", &RuntimeModel::export_c, py::arg("name"), py::arg("dir"))
       .def("save", &RuntimeModel::save, py::arg("path"))
       .def("learn", &pbp::python::learn, py::arg("x"), py::arg("y"),
-           "The device's update (pbp_learn_update) over the rows; see learning.hpp.");
+           "The device's update (pbp_learn_update) over the rows; see learning.hpp.")
+      .def("quantize", &pbp::python::quantize, py::arg("storage"), py::arg("x") = py::none(),
+           "The blob with its weights in another storage type; see quantisation.hpp.")
+      .def_property_readonly("layer_storage", &pbp::python::layer_storage);
 }
