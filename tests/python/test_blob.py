@@ -54,10 +54,10 @@ def test_blob_from_pbp_train(tmp_path, pbp_cli, regression):
     assert model.predict(X).shape == (60,)
 
 
-def test_a_count_model_is_refused_by_name(tmp_path, pbp_cli, regression):
+def test_a_count_model_is_refused_by_the_regressor(tmp_path, pbp_cli, regression):
     X, _ = regression
     write_csv(tmp_path / "t.csv", X, np.arange(60) % 4)
     pbp_cli("train", "--data", tmp_path / "t.csv", "--out", tmp_path / "n.pbp", "--task",
             "count", "--hidden", "3", "--epochs", "1")
-    with pytest.raises(ValueError, match="a count model: pbp_edge has no estimator for it"):
-        load(tmp_path / "n.pbp")
+    with pytest.raises(ValueError, match="a count model: load it with PBPCountRegressor"):
+        PBPRegressor.load(tmp_path / "n.pbp")

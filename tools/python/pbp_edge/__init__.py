@@ -13,7 +13,8 @@ from ._base import load
 from ._compat import NotFittedError
 from ._core import __version__
 from .classifier import PBPClassifier
+from .count import CountDistribution, PBPCountRegressor
 from .regressor import InputRange, PBPRegressor, Uncertainty
 
-__all__ = ["__version__", "PBPRegressor", "PBPClassifier", "Uncertainty", "InputRange",
-           "NotFittedError", "load"]
+__all__ = ["__version__", "PBPRegressor", "PBPClassifier", "PBPCountRegressor", "Uncertainty",
+           "CountDistribution", "InputRange", "NotFittedError", "load"]

@@ -225,20 +225,19 @@ def _read_notes(text):
 
 
 def _reader_of(task):
-    if task == "regression":
-        return "load it with PBPRegressor"
-    if task in ("binary", "multiclass"):
-        return "load it with PBPClassifier"
-    return "pbp_edge has no estimator for it (pbp predict reads it)"
+    readers = {"regression": "PBPRegressor", "binary": "PBPClassifier",
+               "multiclass": "PBPClassifier", "count": "PBPCountRegressor"}
+    return f"load it with {readers[task]}" if task in readers else "pbp_edge has no estimator for it"
 
 
 def load(path):
-    """The fitted PBPRegressor or PBPClassifier of a blob file, by the blob's task."""
+    """The fitted PBPRegressor, PBPClassifier or PBPCountRegressor of a blob file, by its task."""
     from .classifier import PBPClassifier
+    from .count import PBPCountRegressor
     from .regressor import PBPRegressor
     with open(path, "rb") as file:
         blob = file.read()
     task = _core.Model(blob).task
-    if task not in ("regression", "binary", "multiclass"):
-        raise ValueError(f"{os.fspath(path)}: a {task} model: {_reader_of(task)}")
-    return (PBPRegressor if task == "regression" else PBPClassifier).from_blob(blob)
+    estimators = {"regression": PBPRegressor, "binary": PBPClassifier,
+                  "multiclass": PBPClassifier, "count": PBPCountRegressor}
+    return estimators[task].from_blob(blob)

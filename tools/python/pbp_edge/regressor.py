@@ -103,7 +103,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         X = self._check_X(X)
         model = self._fitted_model()
         prediction = model.predict_regression(X, check_probability(probability))
-        return Uncertainty(*prediction, *_input_range(model, X))
+        return Uncertainty(*prediction, *input_range_or_none(model, X))
 
     def input_range(self, X):
         """Each row against the training ranges of the inputs (InputRange)."""
@@ -111,14 +111,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
 
     def score(self, X, y, sample_weight=None):
         """The coefficient of determination R^2 of the predictive mean, as scikit-learn's."""
-        predicted = self.predict(X).astype(np.float64)
-        y = check_y_length(y, predicted.reshape(-1, 1), "one target").astype(np.float64)
-        w = check_sample_weight(sample_weight, y.shape[0])
-        residual = np.average((y - predicted) ** 2, weights=w)
-        total = np.average((y - np.average(y, weights=w)) ** 2, weights=w)
-        if total == 0.0:
-            return 1.0 if residual == 0.0 else 0.0
-        return float(1.0 - residual / total)
+        return r2_score(self.predict(X), y, sample_weight)
 
     @property
     def noise_std_(self):
@@ -133,7 +126,19 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         return {"_xfail_checks": REGRESSOR_XFAIL}
 
 
-def _input_range(model, X):
+def r2_score(predicted, y, sample_weight):
+    """The coefficient of determination of `predicted` for y, as scikit-learn's r2_score."""
+    predicted = predicted.astype(np.float64)
+    y = check_y_length(y, predicted.reshape(-1, 1), "one target").astype(np.float64)
+    w = check_sample_weight(sample_weight, y.shape[0])
+    residual = np.average((y - predicted) ** 2, weights=w)
+    total = np.average((y - np.average(y, weights=w)) ** 2, weights=w)
+    if total == 0.0:
+        return 1.0 if residual == 0.0 else 0.0
+    return float(1.0 - residual / total)
+
+
+def input_range_or_none(model, X):
     """The range report, or None for each field from a blob written before input ranges."""
     try:
         return model.input_range(X)

@@ -64,6 +64,8 @@ PYBIND11_MODULE(_core, m) {
       .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
            py::arg("probability") = 0.95)
       .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))
+      .def("predict_count", &RuntimeModel::predict_count, py::arg("x"),
+           py::arg("probability") = 0.95)
       .def("input_range", &RuntimeModel::input_range, py::arg("x"))
       .def("export_c", &RuntimeModel::export_c, py::arg("name"), py::arg("dir"))
       .def("save", &RuntimeModel::save, py::arg("path"))

@@ -34,9 +34,7 @@ Value named(const std::string& text, const std::string& name,
 trainer::TrainOptions train_options(const TrainRequest& r) {
   trainer::TrainOptions o;
   const auto task = trainer::parse_task(r.task);
-  if (!task || *task == trainer::Task::count) {
-    bad_option("task", r.task, "regression, binary or multiclass");
-  }
+  if (!task) bad_option("task", r.task, "regression, binary, multiclass or count");
   o.task = *task;
   o.classes = r.classes;
   if (r.hidden) o.hidden = *r.hidden;
