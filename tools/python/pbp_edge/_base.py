@@ -24,6 +24,12 @@ class PBPEstimator(BaseEstimator):
 
     _tasks = ()  # the blob tasks this estimator serves
 
+    def _store_params(self, params):
+        """__init__'s arguments stored as given, as scikit-learn's estimators store them."""
+        for name, value in params.items():
+            if name not in ("self", "__class__"):
+                setattr(self, name, value)
+
     # -- fitted state -----------------------------------------------------------------------
     def __sklearn_is_fitted__(self):
         return "_model" in self.__dict__
@@ -116,6 +122,11 @@ class PBPEstimator(BaseEstimator):
             self.feature_names_in_ = np.asarray(model.feature_names, dtype=object)
         else:
             self.__dict__.pop("feature_names_in_", None)
+
+    def input_range(self, X):
+        """Each row against the training ranges of the inputs (InputRange)."""
+        from .regressor import InputRange
+        return InputRange(*self._fitted_model().input_range(self._check_X(X)))
 
     # -- storage ----------------------------------------------------------------------------
     def quantize(self, storage, X=None):

@@ -9,7 +9,6 @@ from ._compat import ClassifierMixin
 from ._validation import (check_choice, check_hidden, check_int, check_sample_weight,
                           check_trainable, check_unweighted, check_X, check_y_length)
 from ._xfail import CLASSIFIER_XFAIL
-from .regressor import InputRange
 
 MAX_CLASSES = 64  # the runtime's limit (PBP_MAX_CLASSES)
 
@@ -32,19 +31,7 @@ class PBPClassifier(ClassifierMixin, PBPEstimator):
     def __init__(self, hidden=(50,), epochs=40, random_state=1, classes=None, prior="auto",
                  softmax="mean-field", samples=10, algorithm="pbp", inference="adf",
                  averaging="auto", threads=None, verbose=1, activation="relu"):
-        self.hidden = hidden
-        self.activation = activation
-        self.epochs = epochs
-        self.random_state = random_state
-        self.classes = classes
-        self.prior = prior
-        self.softmax = softmax
-        self.samples = samples
-        self.algorithm = algorithm
-        self.inference = inference
-        self.averaging = averaging
-        self.threads = threads
-        self.verbose = verbose
+        self._store_params(locals())
 
     def fit(self, X, y, sample_weight=None, feature_names=None, target_name=None):
         """Trains on X (rows x inputs) and y (one label per row); feature names and sample_weight
@@ -118,10 +105,6 @@ class PBPClassifier(ClassifierMixin, PBPEstimator):
     def predict_entropy(self, X):
         """The predictive entropy of every row in nats (0 = certain, log(classes) = no idea)."""
         return self._classes(X)[2]
-
-    def input_range(self, X):
-        """Each row against the training ranges of the inputs (InputRange)."""
-        return InputRange(*self._fitted_model().input_range(self._check_X(X)))
 
     def score(self, X, y, sample_weight=None):
         """The accuracy of predict, as scikit-learn's."""

@@ -8,7 +8,7 @@ from ._base import PBPEstimator
 from ._compat import RegressorMixin
 from ._validation import (check_hidden, check_int, check_probability,
                           check_trainable, check_unweighted, check_X, check_y_length)
-from .regressor import InputRange, input_range_or_none, r2_score
+from .regressor import PBPRegressor, input_range_or_none
 
 CountDistribution = namedtuple("CountDistribution",
                                "mean variance mode lower upper outside distance input")
@@ -28,16 +28,7 @@ class PBPCountRegressor(RegressorMixin, PBPEstimator):
 
     def __init__(self, hidden=(50,), epochs=40, random_state=1, prior="auto", algorithm="pbp",
                  inference="adf", averaging="auto", threads=None, verbose=1, activation="relu"):
-        self.hidden = hidden
-        self.activation = activation
-        self.epochs = epochs
-        self.random_state = random_state
-        self.prior = prior
-        self.algorithm = algorithm
-        self.inference = inference
-        self.averaging = averaging
-        self.threads = threads
-        self.verbose = verbose
+        self._store_params(locals())
 
     def fit(self, X, y, sample_weight=None, feature_names=None, target_name=None):
         """Trains on X (rows x inputs) and y (one count per row); the trainer names a value that
@@ -68,11 +59,5 @@ class PBPCountRegressor(RegressorMixin, PBPEstimator):
         counts = model.predict_count(X, check_probability(probability))
         return CountDistribution(*counts, *input_range_or_none(model, X))
 
-    def input_range(self, X):
-        """Each row against the training ranges of the inputs (InputRange)."""
-        return InputRange(*self._fitted_model().input_range(self._check_X(X)))
-
-    def score(self, X, y, sample_weight=None):
-        """R^2 of the predictive mean, as scikit-learn's."""
-        return r2_score(self.predict(X), y, sample_weight)
+    score = PBPRegressor.score
 

@@ -46,17 +46,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
     def __init__(self, hidden=None, epochs=None, recipe="auto", random_state=1, prior="auto",
                  algorithm="pbp", inference="adf", averaging="auto", threads=None, verbose=1,
                  activation="relu"):
-        self.hidden = hidden
-        self.activation = activation
-        self.epochs = epochs
-        self.recipe = recipe
-        self.random_state = random_state
-        self.prior = prior
-        self.algorithm = algorithm
-        self.inference = inference
-        self.averaging = averaging
-        self.threads = threads
-        self.verbose = verbose
+        self._store_params(locals())
 
     def fit(self, X, y, sample_weight=None, feature_names=None, target_name=None):
         """Trains on X (rows x inputs) and y (one finite target per row).
@@ -104,10 +94,6 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         model = self._fitted_model()
         prediction = model.predict_regression(X, check_probability(probability))
         return Uncertainty(*prediction, *input_range_or_none(model, X))
-
-    def input_range(self, X):
-        """Each row against the training ranges of the inputs (InputRange)."""
-        return InputRange(*self._fitted_model().input_range(self._check_X(X)))
 
     def score(self, X, y, sample_weight=None):
         """The coefficient of determination R^2 of the predictive mean, as scikit-learn's."""
