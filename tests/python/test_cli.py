@@ -93,3 +93,16 @@ def test_laplace_prior_trains_what_pbp_train_trains(tmp_path, pbp_cli):
         assert np.array_equal(a, b)
     learned = PBPRegressor(recipe="paper", hidden=(10,), epochs=5, prior="learned", verbose=0)
     assert not np.array_equal(learned.fit(X, y).predict(X), ours.predict(X))
+
+
+def test_version_is_the_cmake_projects(pbp_cli):
+    """pbp_edge.__version__ is `pbp --version`'s (both CMake's PROJECT_VERSION), and an installed
+    wheel's metadata says the same."""
+    import importlib.metadata
+
+    import pbp_edge
+    assert pbp_cli("--version").split() == ["pbp", pbp_edge.__version__]
+    try:
+        assert importlib.metadata.version("pbp_edge") == pbp_edge.__version__
+    except importlib.metadata.PackageNotFoundError:  # the build folder, not installed
+        pass
