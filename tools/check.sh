@@ -49,8 +49,9 @@ cmake --workflow --preset host
 
 if ! skipped python; then
   # The module as a user installs it: a wheel built by pyproject.toml's backend (its own CMake
-  # build, build/python-wheel), installed into a fresh venv, its tests run from outside the tree
-  # against the installed module (PBP_EDGE_INSTALLED); no bytecode or cache in the tree.
+  # build, build/python-wheel), installed into a fresh venv, its tests run from the venv's folder
+  # against the installed module (PBP_EDGE_INSTALLED: never the build folder's); no bytecode or
+  # cache in the tree.
   stage python "python: the pbp_edge wheel, installed in a fresh venv, and its tests (pytest)"
   rm -rf build/wheel build/venv-python
   /usr/bin/python3 -m build --wheel --no-isolation --outdir build/wheel .

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """partial_fit runs the device's update (pbp_learn_update): the same bits as `pbp learn`, and
 more rows after fit improve the fit on held-out rows."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -20,9 +22,13 @@ def test_regressor_partial_fit_is_pbp_learn_bit_for_bit(tmp_path, pbp_cli):
     pbp_cli("learn", "--model", tmp_path / "m.pbp", "--data", tmp_path / "new.csv",
             "--out", tmp_path / "learnt.pbp")
     before = model.blob_
+    row_by_row = copy.deepcopy(model)
     model.partial_fit(X_new, y_new)
     assert model.blob_ != before and model.learnt_rows_ == 30
     assert model.blob_ == (tmp_path / "learnt.pbp").read_bytes()
+    for i in range(30):  # a device learning a row at a time: the blob carries the whole state
+        row_by_row.partial_fit(X_new[i:i + 1], y_new[i:i + 1])
+    assert row_by_row.blob_ == model.blob_
     assert np.array_equal(model.predict(X_new), load(tmp_path / "learnt.pbp").predict(X_new))
 
 
