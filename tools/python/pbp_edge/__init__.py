@@ -12,9 +12,9 @@ scikit-learn's estimator interface, predicting through the runtime a device runs
 from ._base import load
 from ._compat import NotFittedError
 from ._core import __version__
-from .classifier import PBPClassifier
+from .classifier import ClassPrediction, PBPClassifier
 from .count import CountDistribution, PBPCountRegressor
 from .regressor import InputRange, PBPRegressor, Uncertainty
 
 __all__ = ["__version__", "PBPRegressor", "PBPClassifier", "PBPCountRegressor", "Uncertainty",
-           "CountDistribution", "InputRange", "NotFittedError", "load"]
+           "CountDistribution", "ClassPrediction", "InputRange", "NotFittedError", "load"]

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """PBPClassifier: a Bayesian neural network classifier (probit or softmax), trained by PBP."""
 import json
+from collections import namedtuple
 
 import numpy as np
 
@@ -9,8 +10,14 @@ from ._compat import ClassifierMixin
 from ._validation import (check_choice, check_hidden, check_int, check_sample_weight,
                           check_trainable, check_unweighted, check_X, check_y_length)
 from ._xfail import CLASSIFIER_XFAIL
+from .regressor import input_range_or_none
 
 MAX_CLASSES = 64  # the runtime's limit (PBP_MAX_CLASSES)
+
+ClassPrediction = namedtuple("ClassPrediction", "proba label entropy outside distance input")
+ClassPrediction.__doc__ = """A classifier's prediction per row, as a device computes it: proba
+(rows x classes, float32), the most probable label, the predictive entropy in nats, and the range
+report as InputRange's fields."""
 
 
 class PBPClassifier(ClassifierMixin, PBPEstimator):
@@ -101,6 +108,15 @@ class PBPClassifier(ClassifierMixin, PBPEstimator):
     def predict_log_proba(self, X):
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
+
+    def predict_uncertainty(self, X):
+        """Every row's probabilities, label and entropy with its range report (ClassPrediction),
+        from one pass through the runtime."""
+        X = self._check_X(X)
+        model = self._fitted_model()
+        proba, index, entropy = model.predict_classes(X)
+        return ClassPrediction(proba, self.classes_[index], entropy,
+                               *input_range_or_none(model, X))
 
     def predict_entropy(self, X):
         """The predictive entropy of every row in nats (0 = certain, log(classes) = no idea)."""
