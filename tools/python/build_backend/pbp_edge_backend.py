@@ -10,6 +10,7 @@ options. The wheel is built for any CPU of the architecture (PBP_NATIVE=OFF); th
 the CMake project's (CMAKE_PROJECT_VERSION), as pbp_edge.__version__ says it."""
 import base64
 import hashlib
+import io
 import os
 import pathlib
 import re
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import time
 import zipfile
 
@@ -63,6 +65,52 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     wheel = pathlib.Path(wheel_directory) / f"{PACKAGE}-{version}-{_tag()}.whl"
     _write_wheel(wheel, files, info)
     return wheel.name
+
+
+def get_requires_for_build_sdist(config_settings=None):
+    return []
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """The source tree as git tracks it (pip and build make the wheel from it), with PKG-INFO:
+    the whole CMake project, since the module is built from the trainer and the runtime."""
+    build = _configure(config_settings)
+    version = _version(build)
+    top = f"{PACKAGE}-{version}"
+    listed = _source_files()
+    sdist = pathlib.Path(sdist_directory) / f"{top}.tar.gz"
+    sdist.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(sdist.with_suffix(".tmp"), "w:gz", format=tarfile.PAX_FORMAT) as archive:
+        for name in sorted(n for n in listed if n and (ROOT / n).is_file()):
+            archive.add(ROOT / name, f"{top}/{name}", filter=_normalised)
+        info = tarfile.TarInfo(f"{top}/PKG-INFO")
+        data = _metadata_files(version)["METADATA"]
+        info.size, info.mode, info.mtime = len(data), 0o644, _epoch()
+        archive.addfile(info, io.BytesIO(data))
+    os.replace(sdist.with_suffix(".tmp"), sdist)
+    return sdist.name
+
+
+def _source_files():
+    """git's tracked files; in a tree without git (an unpacked sdist), every file but builds'."""
+    if (ROOT / ".git").exists():
+        return subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], check=True,
+                              capture_output=True).stdout.decode().split("\0")
+    skipped = {"build", "dist"}
+    return [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
+            if p.is_file() and p.relative_to(ROOT).parts[0] not in skipped]
+
+
+def _normalised(info):
+    info.uid = info.gid = 0
+    info.uname = info.gname = ""
+    info.mtime = _epoch()
+    return info
+
+
+def _epoch():
+    """SOURCE_DATE_EPOCH if set (reproducible archives), else 1980-01-01, zip's first day."""
+    return max(int(os.environ.get("SOURCE_DATE_EPOCH", "315532800")), 315532800)
 
 
 # -- CMake -------------------------------------------------------------------------------------
@@ -139,8 +187,7 @@ def _write_wheel(path, files, info):
     """The zip with RECORD last; fixed timestamps (SOURCE_DATE_EPOCH if set) for a reproducible
     wheel; the extension module executable, as compilers leave it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "315532800"))  # 1980-01-01: zip's first day
-    stamp = tuple(time.gmtime(max(epoch, 315532800))[:6])
+    stamp = tuple(time.gmtime(_epoch())[:6])
     record = []
     with zipfile.ZipFile(path.with_suffix(".tmp"), "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
