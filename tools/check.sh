@@ -3,7 +3,8 @@
 # The project's test command (the README's, and what CI runs):
 #   1. installs what is missing (Debian packages),
 #   2. builds and tests the host preset (runtime, trainer, CLI, all host tests, fuzz corpus replay),
-#      then the Python module pbp_edge's tests (pytest, with Debian's /usr/bin/python3),
+#      then the Python module pbp_edge as a wheel installed into a fresh venv, and its tests
+#      (pytest, with Debian's /usr/bin/python3),
 #   3. builds and runs the same tests (but the sweeps) for the baseline CPU (no AVX2/FMA) under AddressSanitizer +
 #      UBSan (one build: a tolerance that holds only on this machine's CPU fails there too),
 #   4. cross-builds the same host suite for AArch64 Linux and runs it under qemu-aarch64,
@@ -50,14 +51,17 @@ stage host "host: configure, build, test"
 cmake --workflow --preset host
 
 if ! skipped python; then
-  # The host build made it (PBP_PYTHON in the host preset); no bytecode or cache in the tree.
-  stage python "python: the pbp_edge module's tests (pytest)"
-  if ! ls build/host/python/pbp_edge/_core*.so >/dev/null 2>&1; then
-    echo "check: build/host/python/pbp_edge was not built (pybind11 missing? tools/setup.sh)" >&2
-    exit 1
-  fi
-  PYTHONPATH=build/host/python PYTHONDONTWRITEBYTECODE=1 PBP_CLI=build/host/bin/pbp \
-    /usr/bin/python3 -m pytest -p no:cacheprovider -q tests/python
+  # The module as a user installs it: a wheel built by pyproject.toml's backend (its own CMake
+  # build, build/python-wheel), installed into a fresh venv, its tests run from the venv's folder
+  # against the installed module (PBP_EDGE_INSTALLED: never the build folder's); no bytecode or
+  # cache in the tree.
+  stage python "python: the pbp_edge wheel, installed in a fresh venv, and its tests (pytest)"
+  rm -rf build/wheel build/venv-python
+  /usr/bin/python3 -m build --wheel --no-isolation --outdir build/wheel .
+  /usr/bin/python3 -m venv --system-site-packages build/venv-python
+  build/venv-python/bin/python -m pip install --no-index --no-build-isolation build/wheel/pbp_edge-*.whl
+  (cd build/venv-python && PYTHONDONTWRITEBYTECODE=1 PBP_EDGE_INSTALLED=1 PBP_CLI="$PWD/../host/bin/pbp" \
+    bin/python -m pytest -p no:cacheprovider -q --rootdir=. ../../tests/python)
 fi
 
 if ! skipped asan; then

@@ -19,4 +19,4 @@ if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/n
   bash targets/tools/run-on-device.sh --preset cortex-m4f --build-only
 fi
 build/host/bin/pbp demo --out-dir build/demo --boston build/datasets/boston.csv "${device[@]}"
-echo "The Python module: PYTHONPATH=build/host/python /usr/bin/python3 -c 'import pbp_edge' (README, Python)"
+echo "The Python module: PYTHONPATH=build/host/python /usr/bin/python3 -c 'import pbp_edge', or pip install --no-build-isolation . (tools/python/README.md)"

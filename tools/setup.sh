@@ -3,14 +3,17 @@
 # Installs what pbp-edge needs on a Debian 12 machine (run as root, or with sudo available).
 #   tools/setup.sh          host build: compiler, CMake, GoogleTest, clang (fuzzer), valgrind,
 #                           pkg-config (the installed runtime's pbp-runtime.pc), and for the
-#                           Python module pbp_edge: Python headers, pybind11, NumPy, pytest and
-#                           scikit-learn (its tests use it), all for Debian's /usr/bin/python3
+#                           Python module pbp_edge: Python headers, pybind11, NumPy, pytest,
+#                           scikit-learn and pandas (its tests use them), build and venv (its
+#                           wheel, built and installed into a fresh venv by tools/check.sh), all
+#                           for Debian's /usr/bin/python3
 #   tools/setup.sh --all    also the cross toolchains and QEMU (targets/setup.sh)
 #   tools/setup.sh --demo   also the Cortex-M toolchain and QEMU that pbp demo's device needs
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 packages=(build-essential cmake ninja-build ccache g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils pkgconf
-          python3-dev python3-pybind11 python3-numpy python3-pytest python3-sklearn)
+          python3-dev python3-pybind11 python3-numpy python3-pytest python3-sklearn python3-pandas
+          python3-build python3-venv)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else

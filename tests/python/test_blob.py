@@ -11,7 +11,7 @@ from pbp_edge import PBPClassifier, PBPRegressor, load
 
 def test_save_and_load_keep_predictions_and_parameters(tmp_path, regression):
     X, y = regression
-    model = PBPRegressor(recipe="paper", hidden=(6, 5), epochs=3, seed=9, verbose=0).fit(X, y)
+    model = PBPRegressor(recipe="paper", hidden=(6, 5), epochs=3, random_state=9, verbose=0).fit(X, y)
     model.save(tmp_path / "m.pbp")
     assert (tmp_path / "m.pbp").read_bytes() == model.blob_
     loaded = load(tmp_path / "m.pbp")
@@ -49,15 +49,15 @@ def test_blob_from_pbp_train(tmp_path, pbp_cli, regression):
     pbp_cli("train", "--data", tmp_path / "t.csv", "--out", tmp_path / "m.pbp", "--recipe",
             "paper", "--hidden", "7", "--epochs", "3")
     model = load(tmp_path / "m.pbp")
-    assert model.hidden_ == (7,) and model.feature_names_ == ["a", "b", "c"]
+    assert model.hidden_ == (7,) and list(model.feature_names_in_) == ["a", "b", "c"]
     assert model.epochs_ is None and model.get_params() == PBPRegressor().get_params()
     assert model.predict(X).shape == (60,)
 
 
-def test_a_count_model_is_refused_by_name(tmp_path, pbp_cli, regression):
+def test_a_count_model_is_refused_by_the_regressor(tmp_path, pbp_cli, regression):
     X, _ = regression
     write_csv(tmp_path / "t.csv", X, np.arange(60) % 4)
     pbp_cli("train", "--data", tmp_path / "t.csv", "--out", tmp_path / "n.pbp", "--task",
             "count", "--hidden", "3", "--epochs", "1")
-    with pytest.raises(ValueError, match="a count model: pbp_edge has no estimator for it"):
-        load(tmp_path / "n.pbp")
+    with pytest.raises(ValueError, match="a count model: load it with PBPCountRegressor"):
+        PBPRegressor.load(tmp_path / "n.pbp")

@@ -11,7 +11,7 @@ FAST = dict(hidden=(10,), epochs=5, verbose=0)
 
 def test_defaults_are_the_trainers():
     params = PBPClassifier().get_params()
-    assert params["hidden"] == (50,) and params["epochs"] == 40 and params["seed"] == 1
+    assert params["hidden"] == (50,) and params["epochs"] == 40 and params["random_state"] == 1
     assert params["softmax"] == "mean-field" and params["classes"] is None
 
 
@@ -60,3 +60,15 @@ def test_softmax_approximations(classification, softmax):
     X, y = classification
     model = PBPClassifier(**FAST, softmax=softmax).fit(X, y)
     assert model.score(X, y) > 0.6
+
+
+def test_predict_uncertainty_carries_the_range_report():
+    X, y = class_data(classes=3)
+    labels = np.array(["a", "b", "c"])[y]
+    model = PBPClassifier(hidden=(8,), epochs=5, verbose=0).fit(X, labels)
+    rows = np.vstack([X[:2], [[40.0, 0.0]]])
+    p = model.predict_uncertainty(rows)
+    assert np.array_equal(p.proba, model.predict_proba(rows))
+    assert np.array_equal(p.label, model.predict(rows))
+    assert np.array_equal(p.entropy, model.predict_entropy(rows))
+    assert list(p.outside) == [False, False, True] and p.input[2] == 0 and p.distance[2] > 5

@@ -36,7 +36,7 @@ def test_classifier_predictions_equal_pbp_predict(tmp_path, pbp_cli):
         model = PBPClassifier(hidden=(10,), epochs=5, verbose=0).fit(X, y)
         model.save(tmp_path / "c.pbp")
         rows = with_outside_rows(X)
-        out = read_csv(pbp_cli("predict", "--model", tmp_path / "c.pbp",
+        out = read_csv(pbp_cli("predict", "--model", tmp_path / "c.pbp", "--by-position",
                                "--data", write_csv(tmp_path / "x.csv", rows)))
         proba = model.predict_proba(rows)
         for c in range(classes):
@@ -61,7 +61,7 @@ def test_classifier_trains_what_pbp_train_trains(tmp_path, pbp_cli):
     write_csv(tmp_path / "train.csv", X, y)
     pbp_cli("train", "--data", tmp_path / "train.csv", "--out", tmp_path / "cli.pbp",
             "--task", "multiclass", "--hidden", "10", "--epochs", "5", "--seed", "3")
-    ours = PBPClassifier(hidden=(10,), epochs=5, seed=3, verbose=0).fit(X, y)
+    ours = PBPClassifier(hidden=(10,), epochs=5, random_state=3, verbose=0).fit(X, y)
     assert np.array_equal(ours.predict_proba(X), load(tmp_path / "cli.pbp").predict_proba(X))
 
 
@@ -93,3 +93,16 @@ def test_laplace_prior_trains_what_pbp_train_trains(tmp_path, pbp_cli):
         assert np.array_equal(a, b)
     learned = PBPRegressor(recipe="paper", hidden=(10,), epochs=5, prior="learned", verbose=0)
     assert not np.array_equal(learned.fit(X, y).predict(X), ours.predict(X))
+
+
+def test_version_is_the_cmake_projects(pbp_cli):
+    """pbp_edge.__version__ is `pbp --version`'s (both CMake's PROJECT_VERSION), and an installed
+    wheel's metadata says the same."""
+    import importlib.metadata
+
+    import pbp_edge
+    assert pbp_cli("--version").split() == ["pbp", pbp_edge.__version__]
+    try:
+        assert importlib.metadata.version("pbp_edge") == pbp_edge.__version__
+    except importlib.metadata.PackageNotFoundError:  # the build folder, not installed
+        pass

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bad input gets a Python exception that says what is wrong, never a crash."""
+import re
+
 import numpy as np
 import pytest
 
-from helpers import class_data
+from helpers import class_data, regression_data, write_csv
 from pbp_edge import NotFittedError, PBPClassifier, PBPRegressor
 
 FAST = dict(recipe="paper", hidden=(4,), epochs=2, verbose=0)
@@ -29,7 +31,7 @@ def test_shapes(regression, fitted):
         fitted.predict(X[:, :2])
     with pytest.raises(ValueError, match="X has no rows"):
         fitted.predict(np.zeros((0, 3)))
-    with pytest.raises(ValueError, match="X has 1 rows: training needs at least 2"):
+    with pytest.raises(ValueError, match="n_samples=1: training needs at least 2 rows"):
         PBPRegressor(**FAST).fit(X[:1], y[:1])
     with pytest.raises(ValueError, match="recipe='auto' needs at least 10 rows, X has 5"):
         PBPRegressor(verbose=0).fit(X[:5], y[:5])
@@ -95,7 +97,7 @@ def test_parameters(regression):
         (dict(hidden=(0,)), r"hidden must be a tuple of layer widths in 1\.\.65535"),
         (dict(hidden="50"), r"hidden must be a tuple of layer widths"),
         (dict(epochs=0), r"epochs must be in 1\.\.1000000, got 0"),
-        (dict(seed=-1), r"seed must be in 0\.\.\d+, got -1"),
+        (dict(random_state=-1), r"random_state must be in 0\.\.\d+, got -1"),
         (dict(threads=3), r"threads must be in 1\.\.2, got 3"),
         (dict(prior="strong"), "prior must be one of"),
         (dict(prior="ard", algorithm="ebp"), "the ARD prior needs PBP"),
@@ -104,7 +106,7 @@ def test_parameters(regression):
     for params, message in cases:
         with pytest.raises(ValueError, match=message):
             PBPRegressor(**{**FAST, **params}).fit(X, y)
-    with pytest.raises(ValueError, match="invalid parameter 'depth' for PBPRegressor"):
+    with pytest.raises(ValueError, match="Invalid parameter 'depth' for estimator PBPRegressor"):
         PBPRegressor().set_params(depth=3)
 
 
@@ -130,3 +132,19 @@ def test_unfitted_and_bad_blobs(tmp_path, fitted, regression):
         fitted.save(tmp_path / "nowhere" / "m.pbp")
     with pytest.raises(FileNotFoundError):
         PBPRegressor.load(tmp_path / "missing.pbp")
+
+
+def test_targets_the_device_cannot_predict_are_refused_before_training(tmp_path, pbp_cli_error):
+    X, y = regression_data()
+    for scale, problem in ((1e30, "std .* needs a std between 1.1e-19 and 1.8e19"),
+                           (1e-30, "std .* needs a std between 1.1e-19 and 1.8e19")):
+        with pytest.raises(ValueError, match="target column 'power' has " + problem):
+            PBPRegressor(recipe="paper", verbose=0).fit(X, y * scale, target_name="power")
+        write_csv(tmp_path / "big.csv", X, y * scale, target="power")
+        error = pbp_cli_error("train", "--data", tmp_path / "big.csv", "--out", tmp_path / "m.pbp")
+        assert re.search("target column 'power' has " + problem, error), error
+        assert not (tmp_path / "m.pbp").exists()
+    with pytest.raises(ValueError, match="the target y varies too little for float32"):
+        PBPRegressor(recipe="paper", verbose=0).fit(X, 1e6 + y * 1e-3)
+    with pytest.raises(ValueError, match=r"beyond float32 \(3.4e38\)"):
+        PBPRegressor(recipe="paper", verbose=0).fit(X, y * 1e300)

@@ -10,7 +10,7 @@ FAST = dict(recipe="paper", hidden=(10,), epochs=10, verbose=0)
 
 def test_defaults_are_the_trainers():
     assert PBPRegressor().get_params() == {
-        "hidden": None, "epochs": None, "recipe": "auto", "seed": 1, "prior": "auto",
+        "hidden": None, "epochs": None, "recipe": "auto", "random_state": 1, "prior": "auto",
         "algorithm": "pbp", "inference": "adf", "averaging": "auto", "threads": None,
         "verbose": 1, "activation": "relu"}
 
@@ -50,11 +50,11 @@ def test_epistemic_uncertainty_grows_away_from_the_data(regression):
 
 def test_same_seed_same_model_bits(regression):
     X, y = regression
-    first = PBPRegressor(**FAST, seed=7, threads=1).fit(X, y)
-    assert first.blob_ == PBPRegressor(**FAST, seed=7, threads=1).fit(X, y).blob_
-    assert first.blob_ != PBPRegressor(**FAST, seed=8, threads=1).fit(X, y).blob_
+    first = PBPRegressor(**FAST, random_state=7, threads=1).fit(X, y)
+    assert first.blob_ == PBPRegressor(**FAST, random_state=7, threads=1).fit(X, y).blob_
+    assert first.blob_ != PBPRegressor(**FAST, random_state=8, threads=1).fit(X, y).blob_
     # Two threads train the same model (the blobs differ only in the parameters they note).
-    two = PBPRegressor(**FAST, seed=7, threads=2).fit(X, y)
+    two = PBPRegressor(**FAST, random_state=7, threads=2).fit(X, y)
     outside = np.vstack([X, np.full((1, 3), 9.0)])
     for a, b in zip(first.predict_uncertainty(outside), two.predict_uncertainty(outside)):
         assert np.array_equal(a, b)
@@ -107,5 +107,5 @@ def test_a_constant_input_is_reported(regression):
 def test_feature_names_go_into_the_blob(regression):
     X, y = regression
     model = PBPRegressor(**FAST).fit(X, y, feature_names=["a", "b", "c"], target_name="t")
-    assert model.feature_names_ == ["a", "b", "c"]
-    assert PBPRegressor(**FAST).fit(X, y).feature_names_ is None
+    assert list(model.feature_names_in_) == ["a", "b", "c"]
+    assert not hasattr(PBPRegressor(**FAST).fit(X, y), "feature_names_in_")

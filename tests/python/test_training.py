@@ -101,8 +101,8 @@ def test_training_releases_the_gil(regression):
 
 def test_fits_in_threads_give_the_models_of_fits_in_turn(regression):
     X, y = regression
-    expected = [PBPRegressor(**FAST, seed=s, verbose=0).fit(X, y).blob_ for s in (1, 2)]
-    models = [PBPRegressor(**FAST, seed=s, verbose=0) for s in (1, 2)]
+    expected = [PBPRegressor(**FAST, random_state=s, verbose=0).fit(X, y).blob_ for s in (1, 2)]
+    models = [PBPRegressor(**FAST, random_state=s, verbose=0) for s in (1, 2)]
     threads = [threading.Thread(target=m.fit, args=(X, y)) for m in models]
     for t in threads:
         t.start()

@@ -40,7 +40,8 @@ const char* const kUsage =
     "  --passes N            passes over the rows (default 1; PBP counts a row once per pass)\n"
     "  --target NAME|INDEX   CSV target column (default: the model's target name, else the last)\n"
     "  --by-position         match CSV input columns by position, not by the model's feature "
-    "names\n";
+    "names\n"
+    "                        (a model without feature names needs it)\n";
 
 struct Figures {
   std::vector<Metric> metrics;

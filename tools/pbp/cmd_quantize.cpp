@@ -52,6 +52,8 @@ const char* const kUsage =
     "                 without it, each to the nearest code. 'pbp train --storage int8' does this\n"
     "                 with its training rows. Use training rows only: the rounding is fitted to "
     "them.\n"
+    "  --by-position  match --data's CSV columns to the inputs by position (a model without\n"
+    "                 feature names needs it)\n"
     "  --fallback F   int8 with --data, while the int8 weights would move the predictions on\n"
     "                 these rows by more than 0.01 nats (mean KL) or the epistemic std by more\n"
     "                 than 2 % (median): auto (default) moves layers from int8 to logarithmic\n"
@@ -138,7 +140,9 @@ int run(const std::string& path, const ParsedOptions& options) {
 
 int command_quantize(const Arguments& args) {
   const CommandDefinition command{
-      "quantize", kUsage, {{"storage", true}, {"out", true}, {"data"}, {"fallback"}}};
+      "quantize",
+      kUsage,
+      {{"storage", true}, {"out", true}, {"data"}, {"fallback"}, {"by-position", false}}};
   // The model path is the one positional argument (the first that is no option's value).
   Arguments options;
   std::vector<std::string> paths;

@@ -63,6 +63,13 @@ std::vector<size_t> select_input_columns(const trainer::CsvTable& table,
   if (!by_position && has_feature_names(model)) {
     return columns_by_name(table, model, target_column);
   }
+  // A model without names cannot tell a reordered CSV from its own order: position only when
+  // asked, as a silently swapped pair of columns gives confident nonsense.
+  if (!by_position) {
+    throw trainer::InputError(table.source, 1, 1,
+                              "the model stores no input names, so the header cannot be matched "
+                              "to its inputs: --by-position takes the input columns in order");
+  }
   std::vector<size_t> candidates;
   for (size_t column = 0; column < table.columns(); ++column) {
     if (column != target_column) candidates.push_back(column);

@@ -15,7 +15,8 @@ namespace pbp::cli {
 
 // The model's inputs, in model order: by feature name when the model has them (a header
 // lacking any is an InputError naming the missing and the unexpected columns); positionally
-// when `by_position` or the model has no feature names - the columns other than
+// only when `by_position` (a model without feature names is an InputError otherwise) - the
+// columns other than
 // `target_column` must number exactly the model's inputs, or (without a target column) one
 // more, in which case the column named like the model's target, else the last, is dropped.
 // Throws InputError naming the header line.

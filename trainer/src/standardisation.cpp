@@ -95,6 +95,37 @@ void check_float_resolution(const Dataset& data, size_t k, const ColumnStatistic
 
 }  // namespace
 
+void check_regression_target(const Dataset& data) {
+  const ColumnStatistics c = column_statistics([&](size_t i) { return data.y[i]; }, data.rows);
+  const std::string column = data.target_name.empty() ? std::string("the target y")
+                                                      : "target column '" + data.target_name + "'";
+  const std::string rescale = "; rescale the target (e.g. to other units) before training";
+  if (c.largest_magnitude > FLT_MAX) {
+    throw std::invalid_argument(column + " has values up to |y| = " + general(c.largest_magnitude) +
+                                ", beyond float32 (3.4e38), which the device predicts in" +
+                                rescale);
+  }
+  if (constant_up_to_rounding(c, data.rows)) return;  // std 1: nothing to scale
+  // The device squares the std in float32 (the predictive variances' scale, outputs.hpp): it
+  // must stay a normal float, so the std lies in [sqrt(FLT_MIN), sqrt(FLT_MAX)].
+  if (c.std > std::sqrt(static_cast<double>(FLT_MAX)) ||
+      c.std < std::sqrt(static_cast<double>(FLT_MIN))) {
+    throw std::invalid_argument(column + " has std " + general(c.std) +
+                                ": the device squares it in float32, which needs a std between "
+                                "1.1e-19 and 1.8e19" +
+                                rescale);
+  }
+  // Predictions are nu std + mean in float32: as for inputs, a spread below 2^-14 max|y| would be
+  // mostly the rounding of values that large.
+  if (c.std < kMinStdOverMagnitude * c.largest_magnitude) {
+    throw std::invalid_argument(
+        column + " varies too little for float32 on the device: std " + general(c.std) +
+        " around values up to |y| = " + general(c.largest_magnitude) +
+        " (a target needs std >= 2^-14 " + "max|y|); subtract a constant offset such as " +
+        general(c.mean) + " from it before training");
+  }
+}
+
 std::string input_column_label(const Dataset& data, size_t column) {
   const std::string number = "column " + std::to_string(column + 1);
   if (column < data.feature_names.size()) {

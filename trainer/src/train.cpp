@@ -97,6 +97,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   }
 
   const uint32_t classes = check_targets(data, options);
+  if (options.task == Task::regression) check_regression_target(data);
   const uint32_t outputs = options.task == Task::multiclass ? classes : 1;
 
   Model model;

@@ -144,5 +144,34 @@ TEST(FitStandardisation, RangesGoIntoTheBlobAndBack) {
   EXPECT_THROW(write_blob(model), std::invalid_argument);
 }
 
+// The message of check_regression_target on two_columns' targets scaled by `scale` and shifted by
+// `offset`, or "" when it accepts them.
+std::string target_refusal(double scale, double offset) {
+  Dataset data = two_columns(50, [](size_t i) { return static_cast<double>(i); });
+  data.target_name = "power";
+  for (double& y : data.y) y = y * scale + offset;
+  try {
+    check_regression_target(data);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(CheckRegressionTarget, RefusesWhatFloat32CannotCarryOnTheDeviceNamingTheColumn) {
+  EXPECT_EQ(target_refusal(1.0, 0.0), "");
+  EXPECT_EQ(target_refusal(1e18, 0.0), "");  // std about 1e18: its square 1e36 is a float
+  EXPECT_EQ(target_refusal(1e-18, 0.0), "");
+  // The device squares the std in float32: about 1e30 overflows, 1e-30 underflows.
+  EXPECT_NE(target_refusal(1e30, 0.0).find("target column 'power' has std"), std::string::npos);
+  EXPECT_NE(target_refusal(1e-30, 0.0).find("between 1.1e-19 and 1.8e19"), std::string::npos);
+  EXPECT_NE(target_refusal(1.0, 1e300).find("beyond float32"), std::string::npos);
+  // A spread below 2^-14 of the largest |y| (std about 1 around 1e3 passes, around 1e6 not).
+  EXPECT_EQ(target_refusal(1.0, 1e3), "");
+  EXPECT_NE(target_refusal(1.0, 1e6).find("varies too little"), std::string::npos);
+  // A constant target is standardised with std 1: nothing to square.
+  EXPECT_EQ(target_refusal(0.0, 5.0), "");
+}
+
 }  // namespace
 }  // namespace pbp::trainer

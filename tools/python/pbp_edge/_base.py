@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What PBPRegressor and PBPClassifier share: parameters, training, the blob, pickling."""
-import inspect
+"""What PBPRegressor and PBPClassifier share: parameters, training, the device's learning,
+feature names, the blob, pickling."""
+import copy
 import json
 import os
 import warnings
@@ -8,50 +9,26 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._compat import BaseEstimator, NotFittedError
 from ._progress import close, progress_callback
-from ._validation import check_X, check_choice, check_int
+from ._validation import check_choice, check_int, check_X, feature_names_of, match_columns, seed_of
 
 # The blob's metadata notes start with this when pbp_edge wrote it; the rest is JSON: the
 # estimator's class and parameters, what the recipe chose, a classifier's labels.
 NOTES_PREFIX = "pbp_edge "
 
 
-class NotFittedError(ValueError, AttributeError):
-    """predict, score, save or export_c on an estimator that has not been fitted yet."""
+class PBPEstimator(BaseEstimator):
+    """A model that is a blob opened by the runtime (the same code a device runs), pickled as
+    that blob; scikit-learn's BaseEstimator when scikit-learn is installed."""
 
-
-class PBPEstimator:
-    """Parameters as scikit-learn expects them (get_params, set_params, clone), a model that is a
-    blob opened by the runtime (the same code a device runs), pickled as that blob."""
-
-    _estimator_type = None
     _tasks = ()  # the blob tasks this estimator serves
 
-    # -- parameters -------------------------------------------------------------------------
-    @classmethod
-    def _get_param_names(cls):
-        signature = inspect.signature(cls.__init__)
-        return sorted(p.name for p in signature.parameters.values() if p.name != "self")
-
-    def get_params(self, deep=True):
-        """The constructor's parameters (deep is accepted for scikit-learn: none is nested)."""
-        return {name: getattr(self, name) for name in self._get_param_names()}
-
-    def set_params(self, **params):
-        valid = self._get_param_names()
+    def _store_params(self, params):
+        """__init__'s arguments stored as given, as scikit-learn's estimators store them."""
         for name, value in params.items():
-            if name not in valid:
-                raise ValueError(f"invalid parameter {name!r} for {type(self).__name__}; "
-                                 f"valid parameters are {valid}")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self):
-        defaults = {name: p.default
-                    for name, p in inspect.signature(type(self).__init__).parameters.items()}
-        changed = [f"{name}={value!r}" for name, value in self.get_params().items()
-                   if not _same(value, defaults.get(name))]
-        return f"{type(self).__name__}({', '.join(changed)})"
+            if name not in ("self", "__class__"):
+                setattr(self, name, value)
 
     # -- fitted state -----------------------------------------------------------------------
     def __sklearn_is_fitted__(self):
@@ -60,29 +37,44 @@ class PBPEstimator:
     def _fitted_model(self):
         model = self.__dict__.get("_model")
         if model is None:
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first")
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: call "
+                                 "fit first")
         return model
 
     def _check_X(self, X):
-        return check_X(X, self._fitted_model().input_count)
+        """X for a fitted model: a DataFrame's columns matched to feature_names_in_ by name."""
+        model = self._fitted_model()
+        X = match_columns(X, getattr(self, "feature_names_in_", None), type(self).__name__)
+        return check_X(X, model.input_count)
+
+    def _fit_names(self, X, feature_names):
+        """The names for the blob: feature_names if given, else a DataFrame's columns."""
+        names = feature_names_of(X)
+        if feature_names is None:
+            return None if names is None else [str(n) for n in names]
+        given = [str(n) for n in feature_names]
+        if names is not None and given != list(names):
+            raise ValueError(f"feature_names {given} differ from X's columns {list(names)}")
+        return given
 
     @property
     def blob_(self):
         """The model blob (bytes): what save writes and export_c embeds."""
         return self._fitted_model().blob
 
-    def _train(self, X, y, task, classes, options, feature_names, target_name, extra_notes):
+    def _train(self, X, y, task, classes, options, names, target_name, extra_notes):
         """Trains with the trainer's train_with_recipe; sets the fitted attributes."""
-        names = [] if feature_names is None else [str(n) for n in feature_names]
-        if feature_names is not None and len(names) != X.shape[1]:
+        names = names or []
+        if names and len(names) != X.shape[1]:
             raise ValueError(f"feature_names has {len(names)} names for {X.shape[1]} columns of X")
         threads = check_int("threads", self.threads, 1, 2, allow_none=True)
         if threads is None:
             threads = min(2, os.cpu_count() or 1)
+        seed = seed_of(self.random_state)
         progress = progress_callback(self.verbose, f"{type(self).__name__}.fit")
         try:
             result = _core.train(
-                X, y, task=task, classes=classes, seed=check_int("seed", self.seed, 0, 2**64 - 1),
+                X, y, task=task, classes=classes, seed=seed,
                 algorithm=check_choice("algorithm", self.algorithm, ("pbp", "ebp")),
                 activation=check_choice("activation", self.activation, ("relu", "erf", "sign")),
                 prior=check_choice("prior", self.prior,
@@ -99,6 +91,7 @@ class PBPEstimator:
         notes.update(extra_notes)
         self._set_model(_core.Model(_core.write_blob(result["model"],
                                                      NOTES_PREFIX + _notes_json(notes))))
+        self.seed_ = seed
         self.epochs_ = result["epochs"]
         self.recipe_ = result["recipe"]
         self.constant_inputs_ = list(result["constant_inputs"])
@@ -108,13 +101,51 @@ class PBPEstimator:
                           "the model", UserWarning, stacklevel=3)
         return self
 
+    def _learn(self, X, targets):
+        """The device's update (pbp_learn_update) over the rows, all or none applied."""
+        result = self._fitted_model().learn(X, targets)
+        if result["rejected"]:
+            row, why = result["rejected"][0]
+            raise ValueError(f"row {row} of X: the device's update refused it ({why}); "
+                             f"{len(result['rejected'])} rows refused, none learnt")
+        self._set_model(_core.Model(result["blob"]))
+        self.learnt_rows_ = getattr(self, "learnt_rows_", 0) + result["applied"]
+        return self
+
     def _set_model(self, model):
         if model.task not in self._tasks:
             raise ValueError(f"a {model.task} model: {_reader_of(model.task)}")
         self._model = model
         self.n_features_in_ = model.input_count
         self.hidden_ = tuple(model.hidden)
-        self.feature_names_ = model.feature_names or None
+        if model.feature_names:
+            self.feature_names_in_ = np.asarray(model.feature_names, dtype=object)
+        else:
+            self.__dict__.pop("feature_names_in_", None)
+
+    def input_range(self, X):
+        """Each row against the training ranges of the inputs (InputRange)."""
+        from .regressor import InputRange
+        return InputRange(*self._fitted_model().input_range(self._check_X(X)))
+
+    # -- storage ----------------------------------------------------------------------------
+    def quantize(self, storage, X=None):
+        """A copy of this fitted estimator whose blob stores the weights as `storage`: 'float16'
+        (4 bytes a weight), 'int8' or 'int8-logvar' (2), or 'float32' (8). Each weight goes to the
+        nearest code, as `pbp quantize --storage S`; with X (the training rows; int8 storages)
+        the means are rounded to make up for each other's rounding over those rows, as
+        `pbp quantize --storage S --data F --fallback none`. save and export_c write it."""
+        model = self._fitted_model()
+        if X is not None:
+            X = self._check_X(X)
+        quantized = copy.deepcopy(self)
+        quantized._set_model(_core.Model(model.quantize(str(storage), X)))
+        return quantized
+
+    @property
+    def storage_(self):
+        """The storage type of each layer's weights ('float32', 'float16', 'int8', ...)."""
+        return tuple(self._fitted_model().layer_storage)
 
     # -- blobs ------------------------------------------------------------------------------
     def save(self, path):
@@ -133,6 +164,8 @@ class PBPEstimator:
         model = _core.Model(bytes(blob))
         notes = _read_notes(model.notes)
         params = notes.get("params", {})
+        if "seed" in params:  # written before random_state
+            params.setdefault("random_state", params.pop("seed"))
         if "hidden" in params and params["hidden"] is not None:
             params["hidden"] = tuple(params["hidden"])
         known = set(cls._get_param_names())
@@ -166,13 +199,6 @@ class PBPEstimator:
         self.__dict__.update(state)
         if blob is not None:
             self._model = _core.Model(blob)
-
-
-def _same(a, b):
-    try:
-        return bool(a == b) and type(a) is type(b)
-    except (TypeError, ValueError):
-        return a is b
 
 
 def _json_params(params):
@@ -210,20 +236,19 @@ def _read_notes(text):
 
 
 def _reader_of(task):
-    if task == "regression":
-        return "load it with PBPRegressor"
-    if task in ("binary", "multiclass"):
-        return "load it with PBPClassifier"
-    return "pbp_edge has no estimator for it (pbp predict reads it)"
+    readers = {"regression": "PBPRegressor", "binary": "PBPClassifier",
+               "multiclass": "PBPClassifier", "count": "PBPCountRegressor"}
+    return f"load it with {readers[task]}" if task in readers else "pbp_edge has no estimator for it"
 
 
 def load(path):
-    """The fitted PBPRegressor or PBPClassifier of a blob file, by the blob's task."""
+    """The fitted PBPRegressor, PBPClassifier or PBPCountRegressor of a blob file, by its task."""
     from .classifier import PBPClassifier
+    from .count import PBPCountRegressor
     from .regressor import PBPRegressor
     with open(path, "rb") as file:
         blob = file.read()
     task = _core.Model(blob).task
-    if task not in ("regression", "binary", "multiclass"):
-        raise ValueError(f"{os.fspath(path)}: a {task} model: {_reader_of(task)}")
-    return (PBPRegressor if task == "regression" else PBPClassifier).from_blob(blob)
+    estimators = {"regression": PBPRegressor, "binary": PBPClassifier,
+                  "multiclass": PBPClassifier, "count": PBPCountRegressor}
+    return estimators[task].from_blob(blob)

@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """Checks on what users pass in: a ValueError that says what is wrong, never a crash."""
 import numbers
+import warnings
 
 import numpy as np
+
+try:
+    from sklearn.exceptions import DataConversionWarning
+except ImportError:
+    DataConversionWarning = UserWarning
 
 
 def check_X(X, n_features=None):
@@ -15,38 +21,131 @@ def check_X(X, n_features=None):
     if hasattr(X, "toarray"):
         raise TypeError("X is a sparse matrix: pass a dense array (X.toarray())")
     X = np.asarray(X)
+    if X.dtype.kind == "c":
+        raise ValueError("Complex data not supported: X must hold real numbers")
     if X.dtype.kind not in "fiub":
         try:
             X = X.astype(np.float64)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"X must hold numbers, got dtype {X.dtype}: {error}") from None
+        except (TypeError, ValueError) as error:  # the same type as NumPy's, as scikit-learn
+            raise type(error)(f"X must hold numbers, got dtype {X.dtype}: {error}") from None
     elif X.dtype not in (np.float32, np.float64):
         X = X.astype(np.float32 if X.dtype == np.float16 else np.float64)
     if X.ndim == 1:
         raise ValueError(
-            f"X must be 2-D (rows x inputs), got a 1-D array of shape {X.shape}: "
-            "X.reshape(-1, 1) if it is one input, X.reshape(1, -1) if it is one row")
+            f"X must be 2-D (rows x inputs), got a 1-D array of shape {X.shape}. Reshape your "
+            "data: X.reshape(-1, 1) if it is one input, X.reshape(1, -1) if it is one row")
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (rows x inputs), got shape {X.shape}")
     if X.shape[0] == 0:
-        raise ValueError(f"X has no rows (shape {X.shape})")
+        raise ValueError(f"X has no rows: found array with 0 sample(s) (shape={X.shape}) while "
+                         "a minimum of 1 is required.")
     if X.shape[1] == 0:
-        raise ValueError(f"X has no columns (shape {X.shape})")
+        raise ValueError(f"X has no columns: found array with 0 feature(s) (shape={X.shape}) "
+                         "while a minimum of 1 is required.")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"X has {X.shape[1]} columns, but the model takes {n_features} inputs")
     return np.ascontiguousarray(X)
 
 
 def check_y_length(y, X, what):
-    """y as a 1-D array of one value per row of X ((n, 1) is taken as (n,))."""
+    """y as a 1-D array of one value per row of X ((n, 1) is taken as (n,), with scikit-learn's
+    DataConversionWarning)."""
+    if y is None:
+        raise ValueError("this estimator requires y to be passed, but the target y is None")
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected: y.ravel() "
+                      "gives the 1-D array", DataConversionWarning, stacklevel=3)
         y = y.ravel()
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D ({what} per row of X), got shape {y.shape}")
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} values")
     return y
+
+
+def feature_names_of(X):
+    """A DataFrame's column names as scikit-learn takes them (all strings), else None."""
+    columns = getattr(X, "columns", None)
+    if columns is None or not hasattr(X, "dtypes"):
+        return None
+    names = np.asarray(columns, dtype=object)
+    types = sorted({type(name).__name__ for name in names})
+    if len(types) > 1 and "str" in types:
+        raise TypeError(
+            "Feature names are only supported if all input features have string names, but your "
+            f"input has {types} as feature name / column name types. If you want feature names "
+            "to be stored and validated, you must convert them all to strings, by using "
+            "X.columns = X.columns.astype(str) for example. Otherwise you can remove feature / "
+            "column names from your input data, or convert them all to a non-string data type.")
+    return names if types == ["str"] else None
+
+
+def match_columns(X, fitted_names, estimator):
+    """X with its columns in the fitted order: a DataFrame is matched by name (another order is
+    reordered; a missing or unexpected column raises, in scikit-learn's words), an array is
+    taken by position."""
+    names = feature_names_of(X)
+    if fitted_names is None:
+        if names is not None:
+            warnings.warn(f"X has feature names, but {estimator} was fitted without feature "
+                          "names", UserWarning, stacklevel=3)
+        return X
+    if names is None:
+        warnings.warn(f"X does not have valid feature names, but {estimator} was fitted with "
+                      "feature names", UserWarning, stacklevel=3)
+        return X
+    fitted = list(fitted_names)
+    if list(names) == fitted:
+        return X
+    unexpected = sorted(set(names) - set(fitted))
+    missing = sorted(set(fitted) - set(names))
+    if unexpected or missing or len(set(names)) != len(names):
+        message = "The feature names should match those that were passed during fit.\n"
+        if unexpected:
+            message += "Feature names unseen at fit time:\n" + _listed(unexpected)
+        if missing:
+            message += "Feature names seen at fit time, yet now missing:\n" + _listed(missing)
+        if not unexpected and not missing:
+            duplicated = sorted({n for n in names if list(names).count(n) > 1})
+            message += "Feature names repeated:\n" + _listed(duplicated)
+        raise ValueError(message)
+    return X[fitted]
+
+
+def _listed(names, most=5):
+    lines = [f"- {name}\n" for name in names[:most]]
+    return "".join(lines) + ("- ...\n" if len(names) > most else "")
+
+
+def seed_of(random_state):
+    """The trainer's 64-bit seed: an int as it is, None from NumPy's global RandomState (as
+    scikit-learn's None), a RandomState or Generator one draw from it."""
+    if random_state is None:
+        random_state = np.random.mtrand._rand
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(np.iinfo(np.int64).max, dtype=np.int64))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(np.iinfo(np.int64).max))
+    return check_int("random_state", random_state, 0, 2**64 - 1)
+
+
+def check_unweighted(sample_weight, n):
+    """Refuses weights other than 1: a weighted PBP update raises each row's likelihood to its
+    weight, which the trainer and the device's update do not implement; ignoring the weights
+    would answer a question that was not asked."""
+    w = check_sample_weight(sample_weight, n)
+    if w is not None and not np.all(w == 1.0):
+        raise ValueError(
+            "sample_weight other than 1 is not supported: weighting a row in PBP raises its "
+            "likelihood to the weight, which neither the trainer nor the device's update "
+            "implements (pbp_edge refuses rather than ignore the weights)")
+
+
+def check_trainable(X):
+    """At least 2 rows, in words scikit-learn's checks look for."""
+    if X.shape[0] < 2:
+        raise ValueError(f"n_samples={X.shape[0]}: training needs at least 2 rows")
 
 
 def check_choice(name, value, choices):
@@ -95,6 +194,10 @@ def check_sample_weight(sample_weight, n):
     if sample_weight is None:
         return None
     w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim == 0:
+        w = np.full(n, float(w))
     if w.shape != (n,):
-        raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
+        raise ValueError(f"sample_weight.shape == {w.shape}, expected ({n},)!")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("sample_weight must be finite and non-negative")
     return w

@@ -4,6 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "learning.hpp"
+#include "pbp/pbp_version.h"
+#include "quantisation.hpp"
 #include "runtime_model.hpp"
 #include "training.hpp"
 
@@ -13,6 +16,7 @@ using pbp::python::TrainRequest;
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "pbp-edge's trainer and runtime; use the estimators in pbp_edge";
+  m.attr("__version__") = PBP_VERSION_STRING;  // pbp_version.h, from project(VERSION)
 
   m.def(
       "train",
@@ -61,7 +65,14 @@ PYBIND11_MODULE(_core, m) {
       .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
            py::arg("probability") = 0.95)
       .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))
+      .def("predict_count", &RuntimeModel::predict_count, py::arg("x"),
+           py::arg("probability") = 0.95)
       .def("input_range", &RuntimeModel::input_range, py::arg("x"))
       .def("export_c", &RuntimeModel::export_c, py::arg("name"), py::arg("dir"))
-      .def("save", &RuntimeModel::save, py::arg("path"));
+      .def("save", &RuntimeModel::save, py::arg("path"))
+      .def("learn", &pbp::python::learn, py::arg("x"), py::arg("y"),
+           "The device's update (pbp_learn_update) over the rows; see learning.hpp.")
+      .def("quantize", &pbp::python::quantize, py::arg("storage"), py::arg("x") = py::none(),
+           "The blob with its weights in another storage type; see quantisation.hpp.")
+      .def_property_readonly("layer_storage", &pbp::python::layer_storage);
 }

@@ -27,7 +27,7 @@ std::span<const uint8_t> bytes_of(const std::vector<uint32_t>& storage, size_t s
       const double value = x.at(row, k);
       if (!std::isfinite(value)) {
         throw std::invalid_argument(cell_name(x.name(), row, k) + " is " + std::to_string(value) +
-                                    ": every input must be finite");
+                                    ": every input must be finite (no NaN or inf)");
       }
       if (!std::isfinite(static_cast<float>(value))) {
         throw std::invalid_argument(cell_name(x.name(), row, k) + " = " + std::to_string(value) +
@@ -162,6 +162,32 @@ py::tuple RuntimeModel::predict_classes(const py::array& x) const {
     }
   }
   return py::make_tuple(probabilities, predicted, entropy);
+}
+
+py::tuple RuntimeModel::predict_count(const py::array& x, double probability) const {
+  const Matrix m = inputs(x);
+  const auto n = static_cast<py::ssize_t>(m.rows());
+  py::array_t<float> mean(n), variance(n), mode(n), lower(n), upper(n);
+  float *pm = mean.mutable_data(), *pv = variance.mutable_data(), *pd = mode.mutable_data(),
+        *pl = lower.mutable_data(), *pu = upper.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::vector<float> row(m.columns());
+    std::vector<uint32_t> workspace((view().workspace_bytes + 3) / 4);
+    for (size_t i = 0; i < m.rows(); ++i) {
+      pbp_count_result result{};
+      const pbp_status status = pbp_predict_count(
+          &view(), m.float_row(i, row.data()), static_cast<uint32_t>(m.columns()),
+          static_cast<float>(probability), workspace.data(), workspace.size() * 4, &result);
+      if (status != PBP_OK) row_failed(m, i, status);
+      pm[i] = result.mean;
+      pv[i] = result.variance;
+      pd[i] = result.mode;
+      pl[i] = result.lower;
+      pu[i] = result.upper;
+    }
+  }
+  return py::make_tuple(mean, variance, mode, lower, upper);
 }
 
 py::tuple RuntimeModel::input_range(const py::array& x) const {

@@ -24,6 +24,7 @@ class RuntimeModel {
 
   py::bytes blob() const;
   const pbp_model& view() const { return model_.view(); }
+  const pbp::Model& runtime() const { return model_; }
   std::string task() const;
   std::vector<uint32_t> hidden() const;  // widths of the hidden layers
   std::vector<std::string> feature_names() const;
@@ -38,6 +39,9 @@ class RuntimeModel {
   py::tuple predict_regression(const py::array& x, double probability) const;
   // Binary and multiclass: (probabilities (rows x classes), predicted class index, entropy).
   py::tuple predict_classes(const py::array& x) const;
+  // Count: (mean, variance, mode, lower, upper), float32 arrays of one value per row; [lower,
+  // upper] the central interval holding at least `probability` (pbp_predict_count).
+  py::tuple predict_count(const py::array& x, double probability) const;
   // Every task: (outside (bool), distance in training stds, farthest input or -1) per row.
   py::tuple input_range(const py::array& x) const;
 

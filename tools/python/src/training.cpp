@@ -34,9 +34,7 @@ Value named(const std::string& text, const std::string& name,
 trainer::TrainOptions train_options(const TrainRequest& r) {
   trainer::TrainOptions o;
   const auto task = trainer::parse_task(r.task);
-  if (!task || *task == trainer::Task::count) {
-    bad_option("task", r.task, "regression, binary or multiclass");
-  }
+  if (!task) bad_option("task", r.task, "regression, binary, multiclass or count");
   o.task = *task;
   o.classes = r.classes;
   if (r.hidden) o.hidden = *r.hidden;
@@ -91,7 +89,7 @@ trainer::Dataset dataset(const Matrix& x, const py::array_t<double>& y, const Tr
       const double value = x.at(i, k);
       if (!std::isfinite(value)) {
         throw std::invalid_argument(cell_name("X", i, k) + " is " + std::to_string(value) +
-                                    ": training inputs must be finite");
+                                    ": training inputs must be finite (no NaN or inf)");
       }
       data.x[i * data.inputs + k] = value;
     }

@@ -18,7 +18,7 @@ namespace py = pybind11;
 // The training options as pbp_edge's estimators hold them: the `pbp train` options' names and
 // values ("auto" for the trainer's automatic choices).
 struct TrainRequest {
-  std::string task = "regression";  // regression, binary, multiclass
+  std::string task = "regression";  // regression, binary, multiclass, count
   uint32_t classes = 0;             // multiclass: the number of outputs (0: 1 + largest label)
   std::string recipe = "auto";      // auto, paper
   std::optional<std::vector<uint32_t>> hidden;  // none: the recipe's (auto) or 1 x 50 (paper)

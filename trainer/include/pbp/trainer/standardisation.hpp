@@ -26,6 +26,11 @@ struct FittedStandardisation {
 // standardisation.cpp).
 FittedStandardisation fit_standardisation(const Dataset& data);
 
+// Throws std::invalid_argument naming the target column when a regression target cannot be
+// predicted in float32 on the device: values beyond float32, a std whose square is not a normal
+// float32 (the device squares it), or a spread below 2^-14 of the largest |y|.
+void check_regression_target(const Dataset& data);
+
 // "'name' (column k)" or "column k" (1-based) when the data set has no feature names.
 std::string input_column_label(const Dataset& data, size_t column);
 
