@@ -256,7 +256,7 @@ def run_block(language, text, scratch):
                       f"void snippet(const float* x) {{\n{body}\n}}\n")
     model_dirs = [f"-I{d}" for d in sorted((ROOT / "build").glob("readme/model"))]
     return subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-c", f"-I{ROOT}/runtime/include",
-                           *model_dirs, str(source), "-o", str(source.with_suffix(".o"))])
+                           f"-I{BUILD}/generated/include", *model_dirs, str(source), "-o", str(source.with_suffix(".o"))])
 
 
 def check_blocks():
@@ -264,6 +264,9 @@ def check_blocks():
     ran = skipped = 0
     with tempfile.TemporaryDirectory(prefix="readme_check.") as scratch:
         for doc in docs:
+            # A document's python blocks are one session, as a reader runs them in order: later
+            # blocks use what earlier ones defined. They run together after its other blocks.
+            session, session_blocks = [], []
             for language, line, text, before in blocks(doc):
                 if language not in ("sh", "python", "c"):
                     continue
@@ -272,10 +275,20 @@ def check_blocks():
                     print(f"readme_check: skipped {where}: {before[len(SKIP_MARK):].strip(' ->')}")
                     skipped += 1
                     continue
+                if language == "python":
+                    session.append(f"print({where!r}, flush=True)\n{text}")
+                    session_blocks.append(where)
+                    continue
                 print(f"readme_check: running {where}", flush=True)
                 if run_block(language, text, scratch).returncode != 0:
                     fail(f"the block at {where} failed")
                 ran += 1
+            if session:
+                print(f"readme_check: running the python blocks of {doc.relative_to(ROOT)} in order "
+                      f"(each names itself before it runs)", flush=True)
+                if run_block("python", "\n".join(session), scratch).returncode != 0:
+                    fail(f"a python block of {doc.relative_to(ROOT)} failed (the last one named)")
+                ran += len(session_blocks)
     print(f"readme_check: {ran} blocks run, {skipped} skipped")
 
 
