@@ -58,7 +58,11 @@ constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_ERR_BAD_EPISTEMIC_SCALE", "epistemic scale missing, not finite or out of range"},
     {"PBP_ERR_BAD_SCALE", "an int8 weight scale is not finite or not above zero"},
     {"PBP_ERR_BAD_TARGET", "the target is not finite, or not a label of the model's task"},
-    {"PBP_ERR_BUFFER_TOO_SMALL", "the learner's state or the blob buffer is smaller than needed"},
+    {"PBP_ERR_BUFFER_TOO_SMALL",
+     "the learner's state, the blob buffer or a store slot is smaller than needed"},
+    {"PBP_ERR_FLASH", "the flash reported a failed read, erase or program"},
+    {"PBP_ERR_FLASH_VERIFY", "what was read back from flash differs from what was written"},
+    {"PBP_ERR_STORE_LAYOUT", "invalid store slots or flash geometry"},
 };
 
 const StatusText* find(pbp_status status) {

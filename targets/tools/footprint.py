@@ -75,11 +75,12 @@ for name, size in sorted(symbols.items(), key=lambda kv: -kv[1])[:12]:
     print("    %6d  %s" % (size, name[:100]))
 
 # 3. What the example links (input sections from libpbp_runtime.a in the memory map).
-if os.path.exists(example_map):
+def linked_sections(map_path, member="libpbp_runtime.a("):
+    """Bytes by kind of the input sections whose file name contains `member`."""
     linked = dict.fromkeys(KINDS, 0)
     in_map = False
     section = None
-    for line in open(example_map, errors="replace"):
+    for line in open(map_path, errors="replace"):
         if line.startswith("Linker script and memory map"):
             in_map = True
             continue
@@ -88,7 +89,7 @@ if os.path.exists(example_map):
         m = re.match(r"^ (\.[^\s*]+)(?:\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+))?\s*$", line)
         if m:
             section = m.group(1)
-            if m.group(2) and "libpbp_runtime.a(" in m.group(3):
+            if m.group(2) and member in m.group(3):
                 kind = kind_of(section)
                 if kind:
                     linked[kind] += int(m.group(2), 16)
@@ -96,10 +97,16 @@ if os.path.exists(example_map):
             continue
         m = re.match(r"^\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S*libpbp_runtime\.a\(\S+)", line)
         if m and section:
-            kind = kind_of(section)
-            if kind:
-                linked[kind] += int(m.group(1), 16)
+            if member in m.group(2):
+                kind = kind_of(section)
+                if kind:
+                    linked[kind] += int(m.group(1), 16)
             section = None
+    return linked
+
+
+if os.path.exists(example_map):
+    linked = linked_sections(example_map)
     print("  linked into example_boston_on_device (--gc-sections; pbp_open, pbp_predict, "
           "pbp_status_string):")
     print("    text %d, rodata %d, data %d, bss %d bytes" % tuple(linked[k] for k in KINDS))
@@ -168,7 +175,8 @@ def strip_parameters(name):
     return name
 
 
-for entry in ("pbp_open", "pbp_predict", "pbp_predict_classes", "pbp_predict_count"):
+for entry in ("pbp_open", "pbp_predict", "pbp_predict_classes", "pbp_predict_count",
+              "pbp_store_boot", "pbp_store_save"):
     if entry not in frames:
         continue
     total, path, outside = deepest(entry)
@@ -202,3 +210,25 @@ if os.path.exists(header):
     s = re.search(r"#define BOSTON_13_50_SIZE (\d+)u", open(header).read())
     print("  example model (Boston 13-50-1): blob %s bytes of flash, workspace %s bytes" %
           (s.group(1), m.group(1)))
+
+# 7. pbp_store (store.cpp): its code, what learn_on_device links of it, its RAM.
+store_object = [name for name in per_object if name.startswith("store.cpp")]
+if store_object:
+    own = per_object[store_object[0]]
+    print("  pbp_store (%s, every function): text %d, rodata %d, data %d, bss %d bytes" %
+          ((store_object[0],) + tuple(own[k] for k in KINDS)))
+learn_elf = os.path.join(build, "bin", "example_learn_on_device")
+if os.path.exists(learn_elf + ".map"):
+    linked = linked_sections(learn_elf + ".map", "(store.cpp")
+    print("    linked into example_learn_on_device: text %d, rodata %d (its own; it calls pbp_open "
+          "and pbp_learn_write_blob)" % (linked["text"], linked["rodata"]))
+    sizes = {}
+    for line in run(nm_tool, "-S", learn_elf).splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            sizes[parts[3]] = int(parts[1], 16)
+    if "store" in sizes:
+        print("    RAM: a pbp_store is %d bytes; the example's boot and save buffers %d + %d, its "
+              "two RAM-backed slots %d" % (sizes["store"], sizes.get("boot_blob", 0),
+                                           sizes.get("learnt_blob", 0),
+                                           sizes.get("flash_memory", 0)))

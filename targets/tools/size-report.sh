@@ -20,7 +20,8 @@
 # its largest symbols, what the boston_on_device example really links of it, the worst-case stack
 # of pbp_open and pbp_predict along the static call graph, on bare metal also measured by stack
 # painting (example_boston_on_device_stack), allocator references (zero heap), and the example
-# model's workspace, the int8 Fashion-MNIST example's flash and RAM. Ends with a summary against the budgets (M4F core text <= 4096 bytes,
+# model's workspace, the int8 Fashion-MNIST example's flash and RAM, pbp_store's code, stack, RAM
+# and bytes written per save (example_learn_on_device). Ends with a summary against the budgets (M4F core text <= 4096 bytes,
 # predict stack <= 512 bytes, zero heap). Takes a few minutes (-j2 builds).
 # PBP_RUNTIME_ACTIVATIONS="relu" and PBP_RUNTIME_STORAGE="float32" (the CMake options' values)
 # measure a runtime built with only those activations and storage types, in
@@ -66,6 +67,13 @@ if [ "${1:-}" = "--os" ]; then
       out=$(cd "$dir" && ctest -R '^example_boston_on_device_stack$' -V 2>&1 || true)
       echo "$out" | grep -E '^[0-9]+: (pbp_|\[board)' | sed 's/^[0-9]*: /  measured (stack painting): /'
       measured=$(echo "$out" | sed -n 's/.*pbp_predict stack \([0-9]*\) bytes.*/\1/p' | head -1)
+    fi
+    # pbp_store's cost per save, from the learning example (every board with its RAM).
+    if cmake --build "$dir" -j2 --target example_learn_on_device >/dev/null 2>&1; then
+      report=$(python3 "$here/footprint.py" "$dir" "$size_tool" "$nm_tool")
+      echo "$report" | sed -n '/pbp_store (/,$p'
+      (cd "$dir" && ctest -R '^example_learn_on_device$' -V 2>&1 || true) |
+        sed -n 's/^[0-9]*:   saved to slot 0 (sequence 1): /  pbp_store, bytes per save (13-50-1 blob, 1 KiB pages): /p'
     fi
     # The int8 Fashion-MNIST example (every board with the flash for its 973 016-byte model).
     if cmake --build "$dir" -j2 --target example_fashion_on_device >/dev/null 2>&1; then

@@ -108,13 +108,17 @@ typedef enum pbp_status {
                                        (logarithmic variance codes: or not below 2^95) */
   /* Learning (pbp_learn.h). */
   PBP_ERR_BAD_TARGET = 45,       /* a target that is not finite, or not a label of the task */
-  PBP_ERR_BUFFER_TOO_SMALL = 46, /* learner state or blob output buffer smaller than needed */
+  PBP_ERR_BUFFER_TOO_SMALL = 46, /* learner state, blob buffer or store slot smaller than needed */
+  /* Persistence (pbp_store.h). */
+  PBP_ERR_FLASH = 47,        /* a flash read, erase or program reported a failure */
+  PBP_ERR_FLASH_VERIFY = 48, /* what was read back differs from what was written (worn flash) */
+  PBP_ERR_STORE_LAYOUT = 49, /* slots or flash geometry invalid (alignment, overlap, sizes) */
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_NUM_STATUSES 47 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
+#define PBP_NUM_STATUSES 50 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
 
 /* Tasks: what a model predicts, and the predict function for it. Calling another predict
  * function returns PBP_ERR_WRONG_TASK. */
@@ -343,5 +347,6 @@ const char* pbp_status_string(pbp_status status);
 #endif
 
 #include "pbp/pbp_learn.h" /* learning on the device */
+#include "pbp/pbp_store.h" /* keeping what it learnt across power cuts */
 
 #endif /* PBP_PBP_H */

@@ -44,6 +44,11 @@ class Model {
   // Validates the blob (see pbp_open); on failure the model stays unopened.
   Status open(const void* blob, size_t size) { return pbp_open(&model_, blob, size); }
   bool is_open() const { return model_.open_marker != 0; }
+  // The model a pbp_store keeps (see Store::boot).
+  Status open_from_store(pbp_store* store, void* buffer, size_t capacity,
+                         pbp_store_source* source) {
+    return pbp_store_boot(store, buffer, capacity, &model_, source);
+  }
 
   uint32_t task() const { return model_.task; }  // PBP_TASK_*
   uint32_t input_count() const { return model_.input_count; }
@@ -145,6 +150,31 @@ class Learner {
 
  private:
   pbp_learner learner_{};
+};
+
+// A learner's model kept across power cuts (pbp_store.h): two flash slots and the factory blob.
+class Store {
+ public:
+  Status init(const pbp_flash& flash, uint32_t slot0_offset, uint32_t slot1_offset,
+              uint32_t slot_bytes, const void* factory_blob, size_t factory_size) {
+    return pbp_store_init(&store_, &flash, slot0_offset, slot1_offset, slot_bytes, factory_blob,
+                          factory_size);
+  }
+  // Opens the newest slot that opens, else the older, else the factory blob, into `model`.
+  Status boot(void* buffer, size_t capacity, Model* model, pbp_store_source* source) {
+    return model->open_from_store(&store_, buffer, capacity, source);
+  }
+  Status save(const Learner& learner, void* scratch, size_t capacity) {
+    return pbp_store_save(&store_, &learner.view(), scratch, capacity);
+  }
+  Status save_blob(const void* blob, size_t size) {
+    return pbp_store_save_blob(&store_, blob, size);
+  }
+  Status forget() { return pbp_store_forget(&store_); }
+  const pbp_store& view() const { return store_; }
+
+ private:
+  pbp_store store_{};
 };
 
 // Bytes of a learner's state and of its update's workspace, as the C macros.

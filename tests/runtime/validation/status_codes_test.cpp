@@ -6,6 +6,7 @@
 #include "harness.hpp"
 #include "int8_blob.hpp"
 #include "pbp/math.hpp"
+#include "simulated_nor.hpp"
 
 namespace {
 
@@ -476,6 +477,32 @@ PBP_TEST(learner_statuses) {
                 PBP_ERR_BAD_TARGET);
   EXPECT_STATUS(pbp_learn_update(&learner, x, 2, 1.0f, workspace, sizeof workspace, nullptr),
                 PBP_OK);
+}
+
+// The store's own statuses (pbp_store.h; every path: tests/runtime/store).
+PBP_TEST(store_statuses) {
+  // On the stack: the micro:bit's .bss has no 1.3 KB left for it (its heap needs 2 KiB).
+  uint32_t flash_memory[2u * 640u / 4u];  // two slots of ten 64-byte pages
+  uint32_t boot[1];  // no slot gets valid: boot opens the factory blob in place
+  pbp_test::SimulatedNor nor;
+  nor.format(reinterpret_cast<uint8_t*>(flash_memory), sizeof flash_memory, 64, 4);
+  const pbp_flash flash = nor.flash();
+  EditableBlob& blob = pbp_test::tiny_copy();
+  pbp_store store;
+  EXPECT_STATUS(pbp_store_init(&store, &flash, 0, 320, 640, blob.bytes, blob.size),
+                PBP_ERR_STORE_LAYOUT);  // the slots overlap
+  EXPECT_STATUS(pbp_store_init(&store, &flash, 0, 640, 640, blob.bytes, blob.size), PBP_OK);
+  nor.stuck_offset = PBP_STORE_HEADER_BYTES;  // slot 0's first blob byte stays 0xFF
+  nor.stuck_mask = 0xFF;
+  EXPECT_STATUS(pbp_store_save_blob(&store, blob.bytes, blob.size), PBP_ERR_FLASH_VERIFY);
+  nor.power_on();
+  nor.cut_power_in(0, pbp_test::Partial::none);
+  EXPECT_STATUS(pbp_store_save_blob(&store, blob.bytes, blob.size), PBP_ERR_FLASH);
+  nor.power_on();
+  pbp_model model;
+  pbp_store_source source;
+  EXPECT_STATUS(pbp_store_boot(&store, boot, sizeof boot, &model, &source), PBP_OK);
+  PBP_CHECK_EQ(source, PBP_STORE_FACTORY);
 }
 
 PBP_TEST(int8_scale_status) {  // every int8 path: int8_test.cpp
