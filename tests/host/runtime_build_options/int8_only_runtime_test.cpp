@@ -7,11 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "corpus_blob.hpp"
 #include "pbp/pbp.h"
 #include "pbp/pbp_learn.h"
 
@@ -21,23 +20,12 @@ static_assert(PBP_WITH_FLOAT32 == 0 && PBP_WITH_FLOAT16 == 0 && PBP_WITH_INT8 ==
                   PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0,
               "this test needs the int8-only build");
 
-std::vector<uint8_t> corpus_blob(const std::string& name) {
-  std::ifstream file(std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
 TEST(Int8OnlyRuntime, RefusesFloatModels) {
   for (const char* name : {"valid_tiny.pbp", "valid_deep.pbp", "valid_float16.pbp"}) {
-    const std::vector<uint8_t> blob = corpus_blob(name);
-    ASSERT_FALSE(blob.empty()) << name;
-    pbp_model model;
-    EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_STORAGE_TYPE) << name;
+    EXPECT_EQ(open_corpus_blob(name), PBP_ERR_STORAGE_TYPE) << name;
   }
   for (const char* name : {"valid_erf.pbp", "valid_sign.pbp"}) {
-    const std::vector<uint8_t> blob = corpus_blob(name);
-    ASSERT_FALSE(blob.empty()) << name;
-    pbp_model model;
-    const pbp_status status = pbp_open(&model, blob.data(), blob.size());
+    const pbp_status status = open_corpus_blob(name);
     EXPECT_TRUE(status == PBP_ERR_STORAGE_TYPE || status == PBP_ERR_ACTIVATION) << name;
   }
 }
