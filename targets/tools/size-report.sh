@@ -61,7 +61,11 @@ body = body[:body.index("}")]
 open(sys.argv[2], "wb").write(bytes(int(v, 0) for v in re.findall(r"0x[0-9a-fA-F]+|\d+", body)))
 PY
   "$pbp" quantize "$out/boston_13_50.pbp" --storage int8 --out "$out/boston_13_50_int8.pbp" >/dev/null
-  "$pbp" export-c "$out/boston_13_50_int8.pbp" --name boston_13_50 --out-dir "$out/model-int8" >/dev/null
+  # The int8 firmware: the example's sources with the int8 export in place of the committed model
+  # (main.c includes boston_13_50.h from its own folder first).
+  rm -rf "$out/example-int8"
+  cp -r "$example" "$out/example-int8"
+  "$pbp" export-c "$out/boston_13_50_int8.pbp" --name boston_13_50 --out-dir "$out/example-int8" >/dev/null
   echo "bytes of libpbp_runtime.a in the firmware's link map; runtime installed as DEPLOYING.md section 1"
   printf '%-12s %-32s %7s %7s %5s %5s\n' preset "runtime (model)" text rodata data bss
   for preset in "${presets[@]}"; do
@@ -79,10 +83,11 @@ PY
         >"$dir.log" 2>&1 && cmake --build "$dir/runtime" -j2 --target pbp_runtime >>"$dir.log" 2>&1 &&
         cmake --install "$dir/runtime" --prefix "$dir/install" >>"$dir.log" 2>&1) ||
         { echo "size-report: the runtime install failed: $dir.log" >&2; exit 1; }
-      model_dir=$example
-      [ $storage = int8 ] && model_dir="$out/model-int8"
-      cmake -S "$example" -B "$dir/firmware" --toolchain "$root/targets/toolchains/$preset.cmake" \
-        -DCMAKE_PREFIX_PATH="$dir/install" -DPBP_MODEL_DIR="$model_dir" \
+      source=$example
+      [ $storage = int8 ] && source="$out/example-int8"
+      rm -rf "$dir/firmware"
+      cmake -S "$source" -B "$dir/firmware" --toolchain "$root/targets/toolchains/$preset.cmake" \
+        -DCMAKE_PREFIX_PATH="$dir/install" -DPBP_MODEL_DIR="$source" \
         "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-Map=$dir/firmware/boston_on_device.map" >>"$dir.log" 2>&1 &&
         cmake --build "$dir/firmware" >>"$dir.log" 2>&1 ||
         { echo "size-report: the firmware build failed: $dir.log" >&2; exit 1; }
