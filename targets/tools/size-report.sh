@@ -100,6 +100,7 @@ fi
 
 if [ "${1:-}" = "--os" ]; then
   shift
+  export CCACHE_DISABLE=1  # a ccache hit restores the object without its -fcallgraph-info file
   presets=("$@")
   if [ ${#presets[@]} -eq 0 ]; then
     while read -r p; do
