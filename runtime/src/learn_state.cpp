@@ -65,6 +65,8 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   if (source->task != PBP_TASK_REGRESSION && source->task != PBP_TASK_BINARY) {
     return PBP_ERR_WRONG_TASK;
   }
+  // The learner keeps float32 weights: a runtime without the float32 kernel cannot predict them.
+  if (!PBP_WITH_FLOAT32) return PBP_ERR_STORAGE_TYPE;
   for (uint32_t l = 0; l < source->layer_count; ++l) {  // the storage types copy_tensor reads
     const uint32_t storage = source->layers[l].storage;
     if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16 &&

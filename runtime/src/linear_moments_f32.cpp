@@ -4,6 +4,7 @@
 // every storage type's stack path through forward_pass.
 #include "stored_weights.hpp"
 
+#if PBP_WITH_FLOAT32  // else the runtime is built without float32 weights (pbp.h)
 namespace pbp::detail {
 
 void linear_moments_f32(const pbp_layer& layer, bool exact_input, const float* z_mean,
@@ -17,3 +18,4 @@ void linear_moments_f32(const pbp_layer& layer, bool exact_input, const float* z
 }
 
 }  // namespace pbp::detail
+#endif

@@ -21,9 +21,8 @@ TensorDescriptor load_descriptor(const uint8_t* descriptor) {
 // Sizes, alignment and range of a layer's mean or variance descriptor whose storage is known.
 pbp_status check_descriptor(const TensorDescriptor& d, bool variance, uint32_t rows,
                             uint32_t element_count, Span tensor_data) {
-  if (d.count != element_count ||
-      static_cast<uint64_t>(d.byte_length) !=
-          format::weight_tensor_byte_length(d.storage, variance, rows, d.count)) {
+  if (d.count != element_count || static_cast<uint64_t>(d.byte_length) !=
+                                      built_in_byte_length(d.storage, variance, rows, d.count)) {
     return PBP_ERR_TENSOR_SIZE;
   }
   if (d.offset % 4u != 0) return PBP_ERR_TENSOR_MISALIGNED;
@@ -85,7 +84,7 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   const uint32_t weights = layer->outputs * (layer->inputs + 1u);
   const TensorDescriptor mean = load_descriptor(mean_descriptor);
   const TensorDescriptor variance = load_descriptor(variance_descriptor);
-  const bool known = mean.storage == PBP_STORAGE_FLOAT32 ||
+  const bool known = (PBP_WITH_FLOAT32 && mean.storage == PBP_STORAGE_FLOAT32) ||
                      (PBP_WITH_FLOAT16 && mean.storage == PBP_STORAGE_FLOAT16) ||
                      (PBP_WITH_INT8 && format::has_int8_means(mean.storage));
   // One storage type per layer: its kernel reads both tensors alike.
@@ -108,11 +107,15 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
 #if PBP_WITH_INT8
   if (format::has_int8_means(mean.storage)) return check_int8(*layer, weights);
 #endif
+#if PBP_WITH_FLOAT32
   layer->mean = static_cast<const float*>(layer->stored_mean);
   layer->variance = static_cast<const float*>(layer->stored_variance);
   status = check_finite(layer->mean, weights);
   if (status != PBP_OK) return status;
   return check_variances(layer->variance, weights);
+#else
+  return PBP_ERR_STORAGE_TYPE;  // not reached: `known` holds only the types built in
+#endif
 }
 
 }  // namespace pbp::detail

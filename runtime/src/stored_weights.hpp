@@ -16,10 +16,18 @@ namespace pbp::detail {
 pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* variance_descriptor,
                                Span tensor_data, pbp_layer* layer);
 
+// format::weight_tensor_byte_length for a storage type this build runs: a build of float32
+// alone knows one length, and links no other.
+inline uint64_t built_in_byte_length(uint32_t storage, bool variance, uint32_t rows,
+                                     uint32_t count) {
+  if (PBP_WITH_FLOAT32 && !PBP_WITH_FLOAT16 && !PBP_WITH_INT8) return 4ull * count;
+  return format::weight_tensor_byte_length(storage, variance, rows, count);
+}
+
 // The bytes `layer`'s mean (`variance` false) or variance tensor takes in the blob.
 inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
-  return static_cast<uint32_t>(format::weight_tensor_byte_length(
-      layer.storage, variance, layer.outputs, layer.outputs * (layer.inputs + 1u)));
+  return static_cast<uint32_t>(built_in_byte_length(layer.storage, variance, layer.outputs,
+                                                    layer.outputs * (layer.inputs + 1u)));
 }
 
 // linear_moments of a float32 layer (linear_moments_f32.cpp): moments.hpp's kernel, out of line.
@@ -72,7 +80,9 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
                                          const_cast<float*>(z_var), a_mean, a_var);
   }
 #endif
+#if PBP_WITH_FLOAT32  // pbp_open admits no other storage type
   detail::linear_moments_f32(layer, kExactInput, z_mean, z_var, a_mean, a_var);
+#endif
 }
 
 // A hidden layer's activation and the next layer's sums (forward_pass.cpp): int8 ReLU layers

@@ -3,6 +3,7 @@
 """Footprint of the runtime in one -Os target build (called by size-report.sh --os).
 
   footprint.py BUILD_DIR SIZE_TOOL NM_TOOL
+  footprint.py --map MAP      what one link map takes from libpbp_runtime.a (--firmware)
 
 Reports, for the build's libpbp_runtime.a (built with -ffunction-sections -fdata-sections
 -fcallgraph-info=su):
@@ -21,10 +22,6 @@ import re
 import subprocess
 import sys
 
-build, size_tool, nm_tool = sys.argv[1:4]
-lib = os.path.join(build, "runtime", "libpbp_runtime.a")
-obj_dir = os.path.join(build, "runtime", "CMakeFiles", "pbp_runtime.dir", "src")
-example_map = os.path.join(build, "bin", "example_boston_on_device.map")
 KINDS = ("text", "rodata", "data", "bss")
 
 
@@ -41,6 +38,49 @@ def kind_of(section):
 def run(*args):
     return subprocess.run(args, check=True, capture_output=True, text=True).stdout
 
+
+def linked_sections(map_path, member="libpbp_runtime.a("):
+    """text/rodata/data/bss of the input sections a link map takes from libpbp_runtime.a (or
+    from the files whose name contains `member`, "(store.cpp" for one object)."""
+    linked = dict.fromkeys(KINDS, 0)
+    in_map = False
+    section = None
+    for line in open(map_path, errors="replace"):
+        if line.startswith("Linker script and memory map"):
+            in_map = True
+            continue
+        if not in_map:
+            continue
+        m = re.match(r"^ (\.[^\s*]+)(?:\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+))?\s*$", line)
+        if m:
+            section = m.group(1)
+            if m.group(2) and member in m.group(3):
+                kind = kind_of(section)
+                if kind:
+                    linked[kind] += int(m.group(2), 16)
+                section = None
+            continue
+        m = re.match(r"^\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S*libpbp_runtime\.a\(\S+)", line)
+        if m and section:
+            kind = kind_of(section)
+            if kind and member in m.group(2):
+                linked[kind] += int(m.group(1), 16)
+            section = None
+    return linked
+
+
+# footprint.py --map MAP: only what that link map takes from libpbp_runtime.a (size-report.sh
+# --firmware), one line: text N rodata N data N bss N.
+if sys.argv[1] == "--map":
+    linked = linked_sections(sys.argv[2])
+    print(" ".join("%s %d" % (k, linked[k]) for k in KINDS))
+    sys.exit(0)
+
+
+build, size_tool, nm_tool = sys.argv[1:4]
+lib = os.path.join(build, "runtime", "libpbp_runtime.a")
+obj_dir = os.path.join(build, "runtime", "CMakeFiles", "pbp_runtime.dir", "src")
+example_map = os.path.join(build, "bin", "example_boston_on_device.map")
 
 # 1. Archive sections by kind.
 totals = dict.fromkeys(KINDS, 0)
@@ -75,36 +115,6 @@ for name, size in sorted(symbols.items(), key=lambda kv: -kv[1])[:12]:
     print("    %6d  %s" % (size, name[:100]))
 
 # 3. What the example links (input sections from libpbp_runtime.a in the memory map).
-def linked_sections(map_path, member="libpbp_runtime.a("):
-    """Bytes by kind of the input sections whose file name contains `member`."""
-    linked = dict.fromkeys(KINDS, 0)
-    in_map = False
-    section = None
-    for line in open(map_path, errors="replace"):
-        if line.startswith("Linker script and memory map"):
-            in_map = True
-            continue
-        if not in_map:
-            continue
-        m = re.match(r"^ (\.[^\s*]+)(?:\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+))?\s*$", line)
-        if m:
-            section = m.group(1)
-            if m.group(2) and member in m.group(3):
-                kind = kind_of(section)
-                if kind:
-                    linked[kind] += int(m.group(2), 16)
-                section = None
-            continue
-        m = re.match(r"^\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S*libpbp_runtime\.a\(\S+)", line)
-        if m and section:
-            if member in m.group(2):
-                kind = kind_of(section)
-                if kind:
-                    linked[kind] += int(m.group(1), 16)
-            section = None
-    return linked
-
-
 if os.path.exists(example_map):
     linked = linked_sections(example_map)
     print("  linked into example_boston_on_device (--gc-sections; pbp_open, pbp_predict, "

@@ -26,13 +26,82 @@
 # PBP_RUNTIME_ACTIVATIONS="relu" and PBP_RUNTIME_STORAGE="float32" (the CMake options' values)
 # measure a runtime built with only those activations and storage types, in
 # build/size-<preset>-<activations>-<storage>.
+#
+#   targets/tools/size-report.sh --firmware [preset...]  (default: cortex-m0 cortex-m4f rv32imac)
+#
+# The runtime a firmware following targets/DEPLOYING.md section 1 links: the runtime installed
+# with that section's command (MinSizeRel, ReLU, one storage type: float32, then int8), the
+# boston_on_device project built against the install with the preset's toolchain file, and the
+# sections its link map takes from libpbp_runtime.a summed. The float32 model is the committed
+# example's (13-50-1, what section 1 trains); the int8 one is it quantised (`pbp quantize
+# --storage int8`, with build/host/bin/pbp, built if missing). A third row, "every kernel", is
+# the float32 firmware against the runtime installed with the preset's defaults alone (Release,
+# every activation and storage type): what section 1 gave before it named the options.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
+if [ "${1:-}" = "--firmware" ]; then
+  shift
+  presets=("$@")
+  [ ${#presets[@]} -gt 0 ] || presets=(cortex-m0 cortex-m4f rv32imac)
+  out="$root/build/size-firmware"
+  example="$root/targets/examples/boston_on_device"
+  mkdir -p "$out"
+  pbp="$root/build/host/bin/pbp"
+  if [ ! -x "$pbp" ]; then
+    (cd "$root" && cmake --preset host >/dev/null && cmake --build --preset host --target pbp >/dev/null)
+  fi
+  # The committed float32 blob, back from its C array, then quantised and exported as int8.
+  python3 - "$example/boston_13_50.c" "$out/boston_13_50.pbp" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+body = text[text.index("{", text.index("boston_13_50[")) + 1:]
+body = body[:body.index("}")]
+open(sys.argv[2], "wb").write(bytes(int(v, 0) for v in re.findall(r"0x[0-9a-fA-F]+|\d+", body)))
+PY
+  "$pbp" quantize "$out/boston_13_50.pbp" --storage int8 --out "$out/boston_13_50_int8.pbp" >/dev/null
+  # The int8 firmware: the example's sources with the int8 export in place of the committed model
+  # (main.c includes boston_13_50.h from its own folder first).
+  rm -rf "$out/example-int8"
+  cp -r "$example" "$out/example-int8"
+  "$pbp" export-c "$out/boston_13_50_int8.pbp" --name boston_13_50 --out-dir "$out/example-int8" >/dev/null
+  echo "bytes of libpbp_runtime.a in the firmware's link map; runtime installed as DEPLOYING.md section 1"
+  printf '%-12s %-32s %7s %7s %5s %5s\n' preset "runtime (model)" text rodata data bss
+  for preset in "${presets[@]}"; do
+    for storage in float32 int8 default; do
+      dir="$out/$preset-$storage"
+      # targets/DEPLOYING.md section 1's install options (keep the two alike).
+      options=(-DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_RUNTIME_ACTIVATIONS=relu "-DPBP_RUNTIME_STORAGE=$storage")
+      label="-Os, relu, $storage ($storage)"
+      if [ $storage = default ]; then
+        options=(-DCMAKE_BUILD_TYPE=Release "-DPBP_RUNTIME_ACTIVATIONS=relu;erf;sign"
+          "-DPBP_RUNTIME_STORAGE=float32;float16;int8")
+        label="every kernel, -O3 (float32)"
+      fi
+      (cd "$root" && cmake --preset "$preset" -B "$dir/runtime" "${options[@]}" \
+        >"$dir.log" 2>&1 && cmake --build "$dir/runtime" -j2 --target pbp_runtime >>"$dir.log" 2>&1 &&
+        cmake --install "$dir/runtime" --prefix "$dir/install" >>"$dir.log" 2>&1) ||
+        { echo "size-report: the runtime install failed: $dir.log" >&2; exit 1; }
+      source=$example
+      [ $storage = int8 ] && source="$out/example-int8"
+      rm -rf "$dir/firmware"
+      cmake -S "$source" -B "$dir/firmware" --toolchain "$root/targets/toolchains/$preset.cmake" \
+        -DCMAKE_PREFIX_PATH="$dir/install" -DPBP_MODEL_DIR="$source" \
+        "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-Map=$dir/firmware/boston_on_device.map" >>"$dir.log" 2>&1 &&
+        cmake --build "$dir/firmware" >>"$dir.log" 2>&1 ||
+        { echo "size-report: the firmware build failed: $dir.log" >&2; exit 1; }
+      read -r _ text _ rodata _ data _ bss < <(python3 "$here/footprint.py" --map "$dir/firmware/boston_on_device.map")
+      printf '%-12s %-32s %7d %7d %5d %5d\n' "$preset" "$label" "$text" "$rodata" "$data" "$bss"
+    done
+  done
+  exit 0
+fi
+
 if [ "${1:-}" = "--os" ]; then
   shift
+  export CCACHE_DISABLE=1  # a ccache hit restores the object without its -fcallgraph-info file
   presets=("$@")
   if [ ${#presets[@]} -eq 0 ]; then
     while read -r p; do

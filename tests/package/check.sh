@@ -61,6 +61,13 @@ configure_and_build "$out/walkthrough-host" -S "$example" -DCMAKE_PREFIX_PATH="$
 expect_same "its firmware (CMake) under QEMU" "$out/walkthrough-cmake.txt" "$out/walkthrough-host.txt"
 expect_same "its firmware (pkg-config) under QEMU" "$out/walkthrough-make.txt" \
   "$out/walkthrough-host.txt"
+# The device install states what it holds: ReLU and float32 only, as section 1 configured it.
+config=build/install/cortex-m4f/include/pbp/pbp_config.h
+for line in "PBP_WITH_ERF 0" "PBP_WITH_SIGN 0" "PBP_WITH_FLOAT32 1" "PBP_WITH_FLOAT16 0" \
+  "PBP_WITH_INT8 0"; do
+  grep -qx "#define $line" "$config" || { echo "package: FAILED: $config lacks '#define $line'" >&2; exit 1; }
+done
+echo "   the device install's pbp_config.h: ReLU and float32 only"
 bash targets/tools/run-on-device.sh --preset cortex-m4f build/deploy/boston_13_50.pbp \
   build/datasets/boston.csv >"$out/device-rows.txt"
 build/host/bin/pbp predict --model build/deploy/boston_13_50.pbp --data build/datasets/boston.csv \

@@ -170,8 +170,8 @@ inline T relu_gamma(T alpha, const math::NormalTails<T>& tails) {
 // never a finite unit that hides it: every select below lets NaN through, and the deterministic
 // "off" value is m - m (+0 for finite m, NaN for -inf). Finite cases keep their bits.
 template <class T, bool kRatioOnly = false>
-inline ReluMoments<T> relu_moments_from(T m, T v, T sd, T alpha,
-                                        const math::NormalTails<T>& tails) {
+__attribute__((always_inline)) inline ReluMoments<T> relu_moments_from(
+    T m, T v, T sd, T alpha, const math::NormalTails<T>& tails) {
   ReluMoments<T> r;
   const bool random = !(v <= T(0));  // NaN v takes the closed form, which propagates it
   r.sd = sd;
@@ -195,6 +195,16 @@ inline ReluMoments<T> relu_moments_from(T m, T v, T sd, T alpha,
   return r;
 }
 
+namespace detail {
+// All stages, always inline: relu_moments and relu_mean_variance, each out of line or not.
+template <class T>
+__attribute__((always_inline)) inline ReluMoments<T> relu_moments_inline(T m, T v) {
+  const T sd = relu_sd(v);
+  const T alpha = relu_alpha(m, sd);
+  return relu_moments_from(m, v, sd, alpha, relu_tails(alpha));
+}
+}  // namespace detail
+
 // All stages: the moments of z = max(0, a) for a ~ N(m, v). Size builds keep it out of line (the
 // footprint of the one-piece function it was); speed builds inline it, so unit loops vectorise.
 template <class T>
@@ -203,9 +213,24 @@ __attribute__((noinline))
 #endif
 inline ReluMoments<T>
 relu_moments(T m, T v) {
-  const T sd = relu_sd(v);
-  const T alpha = relu_alpha(m, sd);
-  return relu_moments_from(m, v, sd, alpha, detail::relu_tails(alpha));
+  return detail::relu_moments_inline(m, v);
+}
+
+// A prediction's ReLU: relu_moments' mean and variance alone. Size builds keep it out of line
+// too, as a function of its own, so that the intermediates the learner reads are not computed.
+template <class T>
+struct ReluMeanVariance {
+  T mean;
+  T variance;
+};
+template <class T>
+#if defined(__OPTIMIZE_SIZE__)
+__attribute__((noinline))
+#endif
+inline ReluMeanVariance<T>
+relu_mean_variance(T m, T v) {
+  const ReluMoments<T> r = detail::relu_moments_inline(m, v);
+  return {r.mean, r.variance};
 }
 
 // Applies relu_moments in place to `count` units.
@@ -215,7 +240,7 @@ inline void relu_moments_inplace(uint32_t count, T* mean, T* var) {
   // loop vectorises with the same operations per element, hence the same bits.
   PBP_LOOP_ARRAYS_DISJOINT  // mean and var
       for (uint32_t j = 0; j < count; ++j) {
-    const ReluMoments<T> r = relu_moments(mean[j], var[j]);
+    const ReluMeanVariance<T> r = relu_mean_variance(mean[j], var[j]);
     mean[j] = r.mean;
     var[j] = r.variance;
   }

@@ -153,22 +153,31 @@ typedef enum pbp_status {
 #define PBP_ACTIVATION_RELU 1u
 #define PBP_ACTIVATION_ERF 2u  /* erf(a / sqrt 2) = 2 Phi(a) - 1, the EP paper's probit unit */
 #define PBP_ACTIVATION_SIGN 3u /* sign(a), sign(0) = 0 */
-/* The hidden activations this build of the runtime runs: ReLU always, erf and sign unless
-   compiled with PBP_WITH_ERF=0 or PBP_WITH_SIGN=0 (CMake: -DPBP_RUNTIME_ACTIVATIONS=relu), which
-   saves their flash on a device whose models are ReLU. pbp_open refuses a blob that needs a
-   left-out activation with PBP_ERR_ACTIVATION. */
+/* What this build of the runtime runs. CMake writes pbp/pbp_config.h from its options
+   (-DPBP_RUNTIME_ACTIVATIONS=relu;erf;sign, -DPBP_RUNTIME_STORAGE=float32;float16;int8) and
+   installs it beside this header, so the installed package states what its library holds.
+   Compiling the runtime's sources without CMake, leave pbp_config.h out and define the macros
+   (or take these defaults: everything). ReLU is always built in; erf and sign hidden layers,
+   float32, float16 and int8 weights each only with its PBP_WITH_* at 1. pbp_open refuses a blob
+   that needs a left-out activation with PBP_ERR_ACTIVATION, a left-out storage type with
+   PBP_ERR_STORAGE_TYPE; leaving them out saves their flash (targets/DEPLOYING.md, "Footprint"). */
+#if defined(__has_include)
+#if __has_include("pbp/pbp_config.h")
+#include "pbp/pbp_config.h"
+#endif
+#endif
 #ifndef PBP_WITH_ERF
 #define PBP_WITH_ERF 1
 #endif
 #ifndef PBP_WITH_SIGN
 #define PBP_WITH_SIGN 1
 #endif
-/* Likewise the float16 weight kernel (CMake: -DPBP_RUNTIME_STORAGE=float32, or PBP_WITH_FLOAT16=0):
-   a runtime built without it refuses float16 blobs with PBP_ERR_STORAGE_TYPE. */
+#ifndef PBP_WITH_FLOAT32
+#define PBP_WITH_FLOAT32 1
+#endif
 #ifndef PBP_WITH_FLOAT16
 #define PBP_WITH_FLOAT16 1
 #endif
-/* And the int8 weight kernel (PBP_RUNTIME_STORAGE without int8, or PBP_WITH_INT8=0). */
 #ifndef PBP_WITH_INT8
 #define PBP_WITH_INT8 1
 #endif

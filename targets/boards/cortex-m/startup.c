@@ -7,6 +7,7 @@
 // the stack guard and the semihosting console, then calls pbp_board_run. Any fault prints its
 // cause and ends the run with exit code 128 + exception number (131 = HardFault), so a crash
 // fails the test instead of hanging it.
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,6 +96,17 @@ static void disable_stack_guard(void) {
       "dsb\n"
       "isb\n" ::
           : "memory");
+}
+#elif defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+// Armv8-M Mainline: the main stack's limit register faults (STKOF) on any push below
+// __stack_base, whatever memory lies there; no bytes are given up to a guard region.
+#define PBP_STACK_GUARD 0u
+static void enable_stack_guard(void) {
+  __asm__ volatile("msr msplim, %0" ::"r"(__stack_base) : "memory");
+}
+
+static void disable_stack_guard(void) {
+  __asm__ volatile("msr msplim, %0" ::"r"(0) : "memory");
 }
 #else
 #define PBP_STACK_GUARD 0u
@@ -191,8 +203,14 @@ void pbp_fault_report(uint32_t exception, const uint32_t* frame) {
   }
   out = pbp_board_append(out, " sp=");
   out = pbp_board_append_hex(out, (uint32_t)(uintptr_t)frame);
-  if (sp < (const char*)kStackLimit + 32) out = pbp_board_append(out, " (stack overflow)");
-#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+  bool overflow = sp < (const char*)kStackLimit + 32;
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+  // The limit check faults before the push, so SP may still be well above the limit: UFSR.STKOF.
+  overflow = overflow || (*(volatile const uint32_t*)0xE000ED28u & (1u << 20)) != 0;
+#endif
+  if (overflow) out = pbp_board_append(out, " (stack overflow)");
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+    defined(__ARM_ARCH_8_1M_MAIN__)
   out = pbp_board_append(out, " cfsr=");
   out = pbp_board_append_hex(out, *(volatile const uint32_t*)0xE000ED28u);
   out = pbp_board_append(out, " hfsr=");

@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "corpus_blob.hpp"
 #include "pbp/pbp.h"
 
 namespace {
@@ -19,26 +18,15 @@ static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0 &
                   PBP_WITH_INT8 == 0,
               "this test needs the minimal build");
 
-std::vector<uint8_t> corpus_blob(const std::string& name) {
-  std::ifstream file(std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/" + name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
 TEST(MinimalRuntime, RefusesErfAndSignModels) {
   for (const char* name : {"valid_erf.pbp", "valid_sign.pbp"}) {
-    const std::vector<uint8_t> blob = corpus_blob(name);
-    ASSERT_FALSE(blob.empty()) << name;
-    pbp_model model;
-    EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_ACTIVATION) << name;
+    EXPECT_EQ(open_corpus_blob(name), PBP_ERR_ACTIVATION) << name;
   }
 }
 
 TEST(MinimalRuntime, RefusesFloat16AndInt8Models) {
   for (const char* name : {"valid_float16.pbp", "valid_int8.pbp"}) {
-    const std::vector<uint8_t> blob = corpus_blob(name);
-    ASSERT_FALSE(blob.empty()) << name;
-    pbp_model model;
-    EXPECT_EQ(pbp_open(&model, blob.data(), blob.size()), PBP_ERR_STORAGE_TYPE) << name;
+    EXPECT_EQ(open_corpus_blob(name), PBP_ERR_STORAGE_TYPE) << name;
   }
 }
 
