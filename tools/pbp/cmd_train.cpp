@@ -154,6 +154,7 @@ int run(const ParsedOptions& options) {
   trainer::Model model = trainer::train_with_recipe(
       data, train_options, recipe.recipe, recipe.space, &choice,
       [&progress](const trainer::TrainProgress& at) {
+        throw_if_interrupted();  // every epoch of the search too, not only the final training's
         progress.update(at.done, at.total, progress_detail(at));
       },
       &report);

@@ -128,6 +128,8 @@ TEST_F(TrainManners, InterruptStopsWithStatus130AndWritesNothing) {
   EXPECT_EQ(WEXITSTATUS(status), 130);
   const std::string err = read_file(path("err"));
   EXPECT_NE(err.find("\npbp train: interrupted; nothing was written\n"), std::string::npos) << err;
+  // Stopped within the search, at the next epoch: not after it (10 candidates of 200 epochs).
+  EXPECT_EQ(err.find("the chosen network"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(path("m.pbp")));
   for (const auto& entry : std::filesystem::directory_iterator(directory_)) {
     const std::string name = entry.path().filename().string();
