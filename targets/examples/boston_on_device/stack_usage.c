@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "board.h"
-#include "boston_13_50.h"
+#include <boston_13_50.h> /* from PBP_MODEL_DIR, never this folder's copy by mistake */
 #include "pbp/pbp.h"
 
 static pbp_model model;
