@@ -3,23 +3,29 @@
 # The UCI regression benchmark: every data set found in the given folders through
 # `pbp crossval --split-files` (the trainer's defaults unless crossval arguments follow `--`), then
 # one table beside the published figures (PBP paper, MC dropout, deep ensembles) and an SVG figure.
-#   tools/bench/uci.sh [--pbp BIN] [--out DIR] [--splits N] DATA_DIR... [-- crossval args]
+#   tools/bench/uci.sh [--pbp BIN] [--out DIR] [--splits N] [--kinds K,...] DATA_DIR... [-- crossval args]
 # A data set is either a folder <name>/ holding one CSV (<name>.csv if there are several) and
 # splits/index_{train,test}_<s>.txt, or <name>.csv beside <name>_splits/ (Boston's layout). Each
 # DATA_DIR is searched one level deep, or is a data set folder itself. All sets are checked before
 # any training. --splits N: the first N splits only (quick runs).
-# Writes to --out (default build/uci_bench): <name>.json (crossval's JSON), <name>.log (its
-# stderr), uci.md and uci_loglik.svg; prints the table. Exits non-zero if any set failed.
+# --kinds: which splits, comma-separated (default random): random = the set's split files; gap and
+# tail = test rows away from the training rows, one split per input column, made from the data by
+# tools/bench/shifted_splits.py into <out>/splits/<name>/<kind>/ (gap: the middle third of the
+# rows ranked by that column; tail: its top and bottom 10 %).
+# Writes to --out (default build/uci_bench): <name>[.<kind>].json (crossval's JSON, each split's
+# test row count added), <name>[.<kind>].log (its stderr), uci.md and uci_loglik.svg; prints the
+# tables. Exits non-zero if any set failed.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 pbp=$root/build/host/bin/pbp
 out=$root/build/uci_bench
 max_splits=0
+kinds=(random)
 data_dirs=()
 crossval_args=()
 
 usage() {
-  echo "usage: $0 [--pbp BIN] [--out DIR] [--splits N] DATA_DIR... [-- crossval args]" >&2
+  echo "usage: $0 [--pbp BIN] [--out DIR] [--splits N] [--kinds K,...] DATA_DIR... [-- crossval args]" >&2
   exit 2
 }
 fail() {
@@ -34,6 +40,10 @@ while [[ $# -gt 0 ]]; do
     --splits)
       [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || fail "--splits needs a positive whole number"
       max_splits=$2; shift 2 ;;
+    --kinds)
+      [[ $# -ge 2 && $2 =~ ^(random|gap|tail)(,(random|gap|tail))*$ ]] ||
+        fail "--kinds needs a comma-separated list of random, gap and tail"
+      IFS=, read -r -a kinds <<<"$2"; shift 2 ;;
     --) shift; crossval_args=("$@"); break ;;
     -h | --help) usage ;;
     -*) echo "uci.sh: unknown option $1" >&2; usage ;;
@@ -127,31 +137,59 @@ count_splits() {  # split_dir
   echo "$s"
 }
 
-echo "uci.sh: ${#names[@]} data sets: ${names[*]}; crossval ${crossval_args[*]:-(defaults)}" >&2
+# crossval's --target, if given, names the column the shifted splits leave out.
+target_args=()
+for ((a = 0; a < ${#crossval_args[@]}; ++a)); do
+  [[ ${crossval_args[$a]} != --target ]] || target_args=(--target "${crossval_args[$((a + 1))]:-}")
+done
+
+echo "uci.sh: ${#names[@]} data sets: ${names[*]}; splits ${kinds[*]};" \
+  "crossval ${crossval_args[*]:-(defaults)}" >&2
 results=()
 failed=()
+runs=$((${#names[@]} * ${#kinds[@]}))
+run=0
 for i in "${!names[@]}"; do
   name=${names[$i]}
-  splits=${split_dirs[$i]}
-  [[ $max_splits -eq 0 ]] || splits=$(limited_splits "$splits" "$name")
-  n=$(count_splits "$splits")
-  printf 'uci.sh: [%d/%d] %s (%d splits) ... ' $((i + 1)) ${#names[@]} "$name" "$n" >&2
-  start=$(date +%s)
-  if "$pbp" crossval --data "${csvs[$i]}" --split-files "$splits" --json \
-    "${crossval_args[@]+"${crossval_args[@]}"}" >"$work/$name.json" 2>"$work/$name.log" &&
-    python3 -c 'import json, sys; json.load(open(sys.argv[1]))["splits"]' "$work/$name.json" \
-      2>/dev/null; then
-    mv -f "$work/$name.json" "$out/$name.json"
-    mv -f "$work/$name.log" "$out/$name.log"
-    results+=("$out/$name.json")
-    echo "done in $(($(date +%s) - start)) s" >&2
-  else
-    mv -f "$work/$name.log" "$out/$name.log"
-    rm -f "$out/$name.json"  # no stale figures from an earlier run in the report
-    failed+=("$name")
-    echo "FAILED after $(($(date +%s) - start)) s; $out/$name.log ends:" >&2
-    tail -n 5 "$out/$name.log" | sed 's/^/    /' >&2
-  fi
+  for kind in "${kinds[@]}"; do
+    run=$((run + 1))
+    label=$name
+    splits=${split_dirs[$i]}
+    if [[ $kind != random ]]; then
+      label=$name.$kind
+      python3 "$root/tools/bench/shifted_splits.py" "${csvs[$i]}" "$out/splits/$name" \
+        "${target_args[@]+"${target_args[@]}"}" || fail "$name: no $kind splits"
+      splits=$out/splits/$name/$kind
+    fi
+    [[ $max_splits -eq 0 ]] || splits=$(limited_splits "$splits" "$label")
+    n=$(count_splits "$splits")
+    printf 'uci.sh: [%d/%d] %s, %s splits (%d) ... ' "$run" "$runs" "$name" "$kind" "$n" >&2
+    start=$(date +%s)
+    if "$pbp" crossval --data "${csvs[$i]}" --split-files "$splits" --json \
+      "${crossval_args[@]+"${crossval_args[@]}"}" >"$work/$label.json" 2>"$work/$label.log" &&
+      python3 - "$work/$label.json" "$splits" "$kind" <<'PY' 2>/dev/null; then
+import json, os, sys
+path, folder, kind = sys.argv[1:]
+result = json.load(open(path))
+for s, split in enumerate(result["splits"]):
+    with open(os.path.join(folder, f"index_test_{s}.txt")) as f:
+        split["test_rows"] = len(f.read().split())
+result["split_kind"] = kind
+with open(path, "w") as f:
+    json.dump(result, f, indent=1)
+PY
+      mv -f "$work/$label.json" "$out/$label.json"
+      mv -f "$work/$label.log" "$out/$label.log"
+      results+=("$out/$label.json")
+      echo "done in $(($(date +%s) - start)) s" >&2
+    else
+      mv -f "$work/$label.log" "$out/$label.log"
+      rm -f "$out/$label.json"  # no stale figures from an earlier run in the report
+      failed+=("$label")
+      echo "FAILED after $(($(date +%s) - start)) s; $out/$label.log ends:" >&2
+      tail -n 5 "$out/$label.log" | sed 's/^/    /' >&2
+    fi
+  done
 done
 
 if [[ ${#results[@]} -gt 0 ]]; then

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""The UCI benchmark's report: one table and one SVG figure from `pbp crossval --json` files.
+"""The UCI benchmark's report: tables and an SVG figure from `pbp crossval --json` files.
 
-  uci_report.py --out DIR [--note TEXT] NAME.json...
+  uci_report.py --out DIR [--note TEXT] NAME[.KIND].json...
 
-Each JSON file is one data set, named by its file name. Prints the table (Markdown, aligned) and
-writes DIR/uci.md and DIR/uci_loglik.svg (test log-likelihood per data set, one panel each, since
-the scales differ between sets), both atomically. Data sets named like one of the published rows
-below are shown beside them. Python 3 standard library only.
+Each JSON file is one data set and one kind of splits (random, or gap / tail from
+shifted_splits.py: its "split_kind"), named by its file name. Prints one table per kind (Markdown,
+aligned) and writes DIR/uci.md and DIR/uci_loglik.svg (random splits' test log-likelihood per data
+set, one panel each, since the scales differ between sets), both atomically. Data sets named like
+one of the published rows below are shown beside them. Python 3 standard library only.
 """
 
 import argparse
@@ -38,6 +39,16 @@ PUBLISHED = {
     "power": [("4.12", "-2.84"), ("4.01", "-2.80"), ("4.11", "-2.79")],
     "wine_quality_red": [("0.635", "-0.97"), ("0.62", "-0.93"), ("0.64", "-0.94")],
     "yacht": [("1.02", "-1.63"), ("0.67", "-1.25"), ("1.58", "-1.18")],
+}
+# Best published test LL per point on the gap splits (mean over them), with its method: Antorán,
+# Allingham & Hernández-Lobato, "Depth Uncertainty in Neural Networks", NeurIPS 2020, appendix.
+PUBLISHED_GAP_SOURCE = ("Antorán, Allingham & Hernández-Lobato, Depth Uncertainty in Neural "
+                        "Networks, NeurIPS 2020, appendix (gap splits of Foong et al. 2019)")
+PUBLISHED_GAP = {
+    "boston": ("-2.703", "MFVI"), "concrete": ("-3.460", "MFVI"), "energy": ("-5.42", "ensembles"),
+    "kin8nm": ("1.215", "MC dropout"), "power": ("-2.904", "ensembles"),
+    "wine_quality_red": ("-0.965", "MFVI"), "yacht": ("-2.114", "MFVI"),
+    "protein": ("-3.071", "ensembles"), "naval": ("-4.57", "ensembles"),
 }
 DASH = "–"
 
@@ -99,6 +110,46 @@ def table_rows(results):
     return header, rows
 
 
+def shifted_rows(results, kind):
+    """One row per data set of gap or tail splits: LL, its worst split, pooled coverage, RMSE."""
+    header = ["data set", "splits", "LL ± se", "worst split LL", "pooled cov50 / 90 / 95",
+              "RMSE ± se", "train s/split"]
+    if kind == "gap":
+        header += ["best published gap LL", "LL ≥ published"]
+    rows = []
+    for name, r in results:
+        splits = r.get("splits", [])
+        lls = [s.get("loglik") for s in splits]
+        worst = min(lls) if lls and all(finite(v) for v in lls) else float("nan")
+        weights = [s.get("test_rows", 1) for s in splits]
+        pooled = []
+        for p in (50, 90, 95):
+            values = [s.get(f"coverage{p}") for s in splits]
+            ok = values and all(finite(v) for v in values)
+            pooled.append(sum(v * w for v, w in zip(values, weights)) / sum(weights) if ok
+                          else float("nan"))
+        ll = r.get("loglik_mean")
+        row = [name, str(len(splits)), with_se(ll, r.get("loglik_se")), plain(worst, ".3f"),
+               " / ".join(plain(v, ".3f") for v in pooled),
+               with_se(r.get("rmse_mean"), r.get("rmse_se")),
+               plain(r.get("train_seconds_mean"), ".3g")]
+        if kind == "gap":
+            anchor = PUBLISHED_GAP.get(name.lower())
+            if anchor:
+                row += [f"{anchor[0]} ({anchor[1]})",
+                        "yes" if finite(ll) and ll >= float(anchor[0]) else "no"]
+            else:
+                row += [DASH, DASH]
+        rows.append(row)
+    return header, rows
+
+
+SHIFTED_TITLES = {
+    "gap": "Gap splits: per input column, the middle third of the rows ranked by it is the test set",
+    "tail": "Tail splits: per input column, its top and bottom 10 % of the rows are the test set",
+}
+
+
 def markdown_table(header, rows):
     widths = [max(len(line[c]) for line in [header] + rows) for c in range(len(header))]
     def line(cells):
@@ -107,20 +158,51 @@ def markdown_table(header, rows):
     return "\n".join([line(header), rule] + [line(r) for r in rows])
 
 
+def by_kind(results):
+    """{kind: [(name, result)]} in the order random, gap, tail."""
+    groups = {}
+    for name, r in results:
+        kind = r.get("split_kind", "random")
+        groups.setdefault(kind, []).append((name.rsplit(".", 1)[0] if kind != "random" else name,
+                                            r))
+    return {k: groups[k] for k in ("random", "gap", "tail") if k in groups}
+
+
+def shifted_markdown(groups):
+    text = []
+    for kind in ("gap", "tail"):
+        if kind not in groups:
+            continue
+        header, rows = shifted_rows(groups[kind], kind)
+        text += [f"## {SHIFTED_TITLES[kind]}", "",
+                 "Mean ± standard error over the splits (one per input column, split files in "
+                 "splits/<set>/" + kind + "/); worst split: its lowest test LL; pooled coverage: "
+                 "over all the test rows of all the splits.", "",
+                 markdown_table(header, rows), ""]
+        if kind == "gap":
+            text += [f"Published: {PUBLISHED_GAP_SOURCE}.", ""]
+    return text
+
+
 def markdown(results, note, failed):
+    groups = by_kind(results)
+    text = ["# UCI regression benchmark", ""]
+    if "random" not in groups:
+        return "\n".join(text + [f"pbp-edge: `{note}`.", ""] + shifted_markdown(groups) +
+                          ([f"Failed (see their .log): {', '.join(failed)}", ""] if failed else []))
+    results = groups["random"]
     header, rows = table_rows(results)
-    text = ["# UCI regression benchmark", "",
-            f"pbp-edge: `{note}`; mean ± standard error over the splits; test log-likelihood per "
-            "point and RMSE in the target's original units; cov50 / 90 / 95: fraction of test "
-            "targets inside the central 50, 90 and 95% predictive intervals (mean over the "
-            "splits, which hold equally many test rows).", "",
-            markdown_table(header, rows), ""]
+    text += [f"pbp-edge: `{note}`; mean ± standard error over the splits; test log-likelihood per "
+             "point and RMSE in the target's original units; cov50 / 90 / 95: fraction of test "
+             "targets inside the central 50, 90 and 95% predictive intervals (mean over the "
+             "splits, which hold equally many test rows).", "",
+             markdown_table(header, rows), ""]
     if failed:
         text += [f"Failed (see their .log): {', '.join(failed)}", ""]
     text += ["Published figures (1 hidden layer of 50 units, the same 20 splits):"]
     text += [f"- {method}: {source}" for method, source in PUBLISHED_METHODS]
     text += ["", "![test log-likelihood per data set](uci_loglik.svg)", ""]
-    return "\n".join(text)
+    return "\n".join(text + shifted_markdown(groups))
 
 
 # --- SVG --------------------------------------------------------------------------------------
@@ -276,14 +358,22 @@ def main():
     except (OSError, ValueError) as error:
         sys.exit(f"uci_report.py: {error}")
     os.makedirs(args.out, exist_ok=True)
+    groups = by_kind(results)
     write_atomically(os.path.join(args.out, "uci.md"), markdown(results, args.note, args.failed))
-    write_atomically(os.path.join(args.out, "uci_loglik.svg"), svg(results, args.note))
-    header, rows = table_rows(results)
-    print(markdown_table(header, rows))
+    if "random" in groups:
+        write_atomically(os.path.join(args.out, "uci_loglik.svg"), svg(groups["random"], args.note))
+        header, rows = table_rows(groups["random"])
+        print(markdown_table(header, rows))
+    for kind in ("gap", "tail"):
+        if kind in groups:
+            header, rows = shifted_rows(groups[kind], kind)
+            print(f"\n{SHIFTED_TITLES[kind]}\n{markdown_table(header, rows)}")
     if args.failed:
         print(f"\nfailed: {', '.join(args.failed)}")
-    print(f"\nwritten: {os.path.join(args.out, 'uci.md')}, "
-          f"{os.path.join(args.out, 'uci_loglik.svg')}")
+    written = [os.path.join(args.out, "uci.md")]
+    if "random" in groups:
+        written.append(os.path.join(args.out, "uci_loglik.svg"))
+    print(f"\nwritten: {', '.join(written)}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # tools/bench/uci.sh end to end on tiny data sets generated here: a folder set with a constant
 # column, a 1e9-scale input and a name that needs XML escaping, and a Boston-layout set named
-# like a published row (its anchors must appear). Then a set without splits must be refused
-# before any training.
+# like a published row (its anchors must appear); then the gap and tail splits of one of them.
+# Then a set without splits must be refused before any training.
 #   uci_bench_test.sh <pbp binary> <scratch folder>
 set -euo pipefail
 pbp=$1
@@ -66,6 +66,40 @@ texts = [t.firstChild.data for t in xml.dom.minidom.parse(sys.argv[1]).getElemen
          if t.firstChild is not None]
 assert "odd&wide" in texts and "yacht" in texts, texts' "$out/uci_loglik.svg"
 check "no temporary files left" test -z "$(find "$out" -name '.*')"
+
+# Gap and tail splits, made from the data: one per input column that has 3+ distinct values (x0
+# is constant: none), the ranks cut as documented, and a table per kind.
+shifted=$work/shifted
+"$uci" --pbp "$pbp" --out "$shifted" --kinds gap,tail "$work/data" -- --recipe paper \
+  --epochs 5 >"$work/shifted.txt" 2>"$work/shifted_err.txt" ||
+  { cat "$work/shifted.txt" "$work/shifted_err.txt" >&2; echo "FAILED: --kinds gap,tail" >&2; exit 1; }
+cat "$work/shifted.txt"
+check "constant column named as unsplittable" grep -q 'gap: column x0 has fewer than 3' \
+  "$work/shifted_err.txt"
+check "gap table with the published gap figure" \
+  grep -q '^| yacht *| 2 .*| -2.114 (MFVI) *| \(yes\|no\) ' "$work/shifted.txt"
+check "tail table" grep -q '^Tail splits' "$work/shifted.txt"
+check "split files as documented" python3 -c '
+import csv, sys
+folder, data = sys.argv[1], sys.argv[2]
+rows = list(csv.reader(open(data)))[1:]
+for kind in ("gap", "tail"):
+    names = [line.split()[1] for line in open(f"{folder}/{kind}/columns.txt")]
+    assert names == ["x1", "x2"], names
+    for s, name in enumerate(names):
+        col = int(name[1:])
+        train = [int(i) for i in open(f"{folder}/{kind}/index_train_{s}.txt").read().split()]
+        test = [int(i) for i in open(f"{folder}/{kind}/index_test_{s}.txt").read().split()]
+        assert sorted(train + test) == list(range(60)) and not set(train) & set(test)
+        ranked = sorted(range(60), key=lambda i: (float(rows[i][col]), i))
+        expect = ranked[20:40] if kind == "gap" else ranked[:6] + ranked[54:]
+        assert sorted(test) == sorted(expect), (kind, name)
+' "$shifted/splits/yacht" "$work/data/yacht.csv"
+check "JSON carries the kind and test row counts" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["split_kind"] == "gap" and [s["test_rows"] for s in r["splits"]] == [20, 20], r' \
+  "$shifted/yacht.gap.json"
 
 # A folder with a CSV but no splits/ is refused up front, naming the folder.
 printf 'x0,y\n1,2\n' >"$work/bad/broken/broken.csv"
