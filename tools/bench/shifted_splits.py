@@ -5,14 +5,15 @@
   shifted_splits.py DATA.csv OUT_DIR [--target NAME|INDEX]
 
 For every input column d (all columns but the target; the last unless --target), the data rows
-are ranked by column d (ties by row number, so the splits follow from the data alone):
+are ranked by column d (a stable sort: ties by row number, so the splits follow from the data):
   gap  (Foong et al. 2019, "'In-Between' Uncertainty in Bayesian Neural Networks"): the middle
        third of the ranks is the test set, the outer two thirds the training set;
   tail: the bottom and the top 10 % of the ranks are the test set, the middle 80 % training.
 Writes OUT_DIR/gap/ and OUT_DIR/tail/, each index_train_<d>.txt and index_test_<d>.txt (0-based
 data-row indices, one a line, ascending: the layout of `pbp crossval --split-files`), atomically
-per folder. A column with fewer than 3 distinct values cannot be cut into three parts and gets no
-split (said on stderr). Python 3 standard library only.
+per folder, and columns.txt: the column of each split. Every input column gets its split, as in the
+published protocol, even one with few distinct values (its ties are cut by row number). Python 3
+standard library only.
 """
 
 import argparse
@@ -74,10 +75,6 @@ def write_kind(out_dir, kind, names, columns):
     try:
         written = 0
         for name, values in zip(names, columns):
-            if len(set(values)) < 3:
-                print(f"shifted_splits.py: {kind}: column {name} has fewer than 3 distinct "
-                      "values: no split", file=sys.stderr)
-                continue
             train, test = split(values, kind)
             for part, rows in (("train", train), ("test", test)):
                 with open(os.path.join(staging, f"index_{part}_{written}.txt"), "w",
@@ -106,10 +103,10 @@ def main():
         names, columns = read_columns(args.data, args.target)
     except (OSError, ValueError) as error:
         sys.exit(f"shifted_splits.py: {error}")
+    if not columns or len(columns[0]) < 10:
+        sys.exit(f"shifted_splits.py: {args.data}: at least one input column and 10 rows needed")
     for kind in ("gap", "tail"):
-        count = write_kind(args.out, kind, names, columns)
-        if count == 0:
-            sys.exit(f"shifted_splits.py: {args.data}: no column can be split")
+        write_kind(args.out, kind, names, columns)
 
 
 if __name__ == "__main__":
