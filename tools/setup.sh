@@ -9,11 +9,15 @@
 #                           for Debian's /usr/bin/python3
 #   tools/setup.sh --all    also the cross toolchains and QEMU (targets/setup.sh)
 #   tools/setup.sh --demo   also the Cortex-M toolchain and QEMU that pbp demo's device needs
+#   tools/setup.sh --bench  also PyTorch (python3-torch), for the benchmarks' baselines only
+#                           (tools/bench/uci.sh --ensemble): pbp-edge never needs it
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+extra=()
+[ "${1:-}" != "--bench" ] || extra=(python3-torch)
 packages=(build-essential cmake ninja-build ccache g++ libgtest-dev clang libclang-rt-14-dev valgrind binutils pkgconf
           python3-dev python3-pybind11 python3-numpy python3-pytest python3-sklearn python3-pandas
-          python3-build python3-venv)
+          python3-build python3-venv "${extra[@]+"${extra[@]}"}")
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else

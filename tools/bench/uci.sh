@@ -3,7 +3,8 @@
 # The UCI regression benchmark: every data set found in the given folders through
 # `pbp crossval --split-files` (the trainer's defaults unless crossval arguments follow `--`), then
 # one table beside the published figures (PBP paper, MC dropout, deep ensembles) and an SVG figure.
-#   tools/bench/uci.sh [--pbp BIN] [--out DIR] [--splits N] [--kinds K,...] DATA_DIR... [-- crossval args]
+#   tools/bench/uci.sh [--pbp BIN] [--out DIR] [--splits N] [--kinds K,...] [--ensemble]
+#                      DATA_DIR... [-- crossval args]
 # A data set is either a folder <name>/ holding one CSV (<name>.csv if there are several) and
 # splits/index_{train,test}_<s>.txt, or <name>.csv beside <name>_splits/ (Boston's layout). Each
 # DATA_DIR is searched one level deep, or is a data set folder itself. All sets are checked before
@@ -12,7 +13,9 @@
 # tail = test rows away from the training rows, one split per input column, made from the data by
 # tools/bench/shifted_splits.py into <out>/splits/<name>/<kind>/ (gap: the middle third of the
 # rows ranked by that column; tail: its top and bottom 10 %).
-# Writes to --out (default build/uci_bench): <name>[.<kind>].json (crossval's JSON, each split's
+# --ensemble: also a 5-net deep ensemble trained here on the same split files
+# (tools/bench/ensemble_baseline.py, PyTorch: tools/setup.sh --bench), in the tables beside pbp-edge.
+# Writes to --out (default build/uci_bench): <name>[.<kind>][.ensemble].json (crossval's JSON, each split's
 # test row count added), <name>[.<kind>].log (its stderr), uci.md and uci_loglik.svg; prints the
 # tables. Exits non-zero if any set failed.
 set -euo pipefail
@@ -21,11 +24,13 @@ pbp=$root/build/host/bin/pbp
 out=$root/build/uci_bench
 max_splits=0
 kinds=(random)
+ensemble=0
 data_dirs=()
 crossval_args=()
 
 usage() {
-  echo "usage: $0 [--pbp BIN] [--out DIR] [--splits N] [--kinds K,...] DATA_DIR... [-- crossval args]" >&2
+  echo "usage: $0 [--pbp BIN] [--out DIR] [--splits N] [--kinds K,...] [--ensemble] DATA_DIR..." \
+    "[-- crossval args]" >&2
   exit 2
 }
 fail() {
@@ -44,6 +49,7 @@ while [[ $# -gt 0 ]]; do
       [[ $# -ge 2 && $2 =~ ^(random|gap|tail)(,(random|gap|tail))*$ ]] ||
         fail "--kinds needs a comma-separated list of random, gap and tail"
       IFS=, read -r -a kinds <<<"$2"; shift 2 ;;
+    --ensemble) ensemble=1; shift ;;
     --) shift; crossval_args=("$@"); break ;;
     -h | --help) usage ;;
     -*) echo "uci.sh: unknown option $1" >&2; usage ;;
@@ -143,6 +149,36 @@ for ((a = 0; a < ${#crossval_args[@]}; ++a)); do
   [[ ${crossval_args[$a]} != --target ]] || target_args=(--target "${crossval_args[$((a + 1))]:-}")
 done
 
+# The ensemble's Python: Debian's, where python3-torch installs (tools/setup.sh --bench).
+torch_python=python3
+[[ ! -x /usr/bin/python3 ]] || torch_python=/usr/bin/python3
+
+annotate() {  # json split_dir kind: each split's test row count and the kind, into the JSON
+  python3 - "$@" <<'PY' 2>/dev/null
+import json, os, sys
+path, folder, kind = sys.argv[1:]
+result = json.load(open(path))
+for s, split in enumerate(result["splits"]):
+    with open(os.path.join(folder, f"index_test_{s}.txt")) as f:
+        split["test_rows"] = len(f.read().split())
+result["split_kind"] = kind
+with open(path, "w") as f:
+    json.dump(result, f, indent=1)
+PY
+}
+keep() {  # label: its JSON and log into --out
+  mv -f "$work/$1.json" "$out/$1.json"
+  mv -f "$work/$1.log" "$out/$1.log"
+  results+=("$out/$1.json")
+}
+drop() {  # label: a failed run
+  mv -f "$work/$1.log" "$out/$1.log"
+  rm -f "$out/$1.json"  # no stale figures from an earlier run in the report
+  failed+=("$1")
+  echo "FAILED after $(($(date +%s) - start)) s; $out/$1.log ends:" >&2
+  tail -n 5 "$out/$1.log" | sed 's/^/    /' >&2
+}
+
 echo "uci.sh: ${#names[@]} data sets: ${names[*]}; splits ${kinds[*]};" \
   "crossval ${crossval_args[*]:-(defaults)}" >&2
 results=()
@@ -167,27 +203,22 @@ for i in "${!names[@]}"; do
     start=$(date +%s)
     if "$pbp" crossval --data "${csvs[$i]}" --split-files "$splits" --json \
       "${crossval_args[@]+"${crossval_args[@]}"}" >"$work/$label.json" 2>"$work/$label.log" &&
-      python3 - "$work/$label.json" "$splits" "$kind" <<'PY' 2>/dev/null; then
-import json, os, sys
-path, folder, kind = sys.argv[1:]
-result = json.load(open(path))
-for s, split in enumerate(result["splits"]):
-    with open(os.path.join(folder, f"index_test_{s}.txt")) as f:
-        split["test_rows"] = len(f.read().split())
-result["split_kind"] = kind
-with open(path, "w") as f:
-    json.dump(result, f, indent=1)
-PY
-      mv -f "$work/$label.json" "$out/$label.json"
-      mv -f "$work/$label.log" "$out/$label.log"
-      results+=("$out/$label.json")
+      annotate "$work/$label.json" "$splits" "$kind"; then
+      keep "$label"
       echo "done in $(($(date +%s) - start)) s" >&2
     else
-      mv -f "$work/$label.log" "$out/$label.log"
-      rm -f "$out/$label.json"  # no stale figures from an earlier run in the report
-      failed+=("$label")
-      echo "FAILED after $(($(date +%s) - start)) s; $out/$label.log ends:" >&2
-      tail -n 5 "$out/$label.log" | sed 's/^/    /' >&2
+      drop "$label"
+    fi
+    [[ $ensemble -eq 1 ]] || continue
+    printf 'uci.sh: [%d/%d] %s, %s splits, the deep ensemble ... ' "$run" "$runs" "$name" "$kind" >&2
+    start=$(date +%s)
+    if "$torch_python" "$root/tools/bench/ensemble_baseline.py" "${csvs[$i]}" "$splits" \
+      "${target_args[@]+"${target_args[@]}"}" >"$work/$label.ensemble.json" \
+      2>"$work/$label.ensemble.log" && annotate "$work/$label.ensemble.json" "$splits" "$kind"; then
+      keep "$label.ensemble"
+      echo "done in $(($(date +%s) - start)) s" >&2
+    else
+      drop "$label.ensemble"
     fi
   done
 done

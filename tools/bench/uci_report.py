@@ -87,8 +87,10 @@ def chosen_network(result):
 
 
 def table_rows(results):
+    with_baseline = any(r.get("baselines") for _, r in results)
     header = ["data set", "splits", "pbp-edge RMSE ± se", "pbp-edge LL ± se",
               "cov50 / 90 / 95", "train s/split", "network (auto)"]
+    header += ["5-net ensemble here: LL"] if with_baseline else []
     header += [f"{method} RMSE / LL" for method, _ in PUBLISHED_METHODS]
     header += ["LL ≥ dropout & ensembles", "LL ≥ PBP paper"]
     rows = []
@@ -98,6 +100,8 @@ def table_rows(results):
                with_se(ll, r.get("loglik_se")),
                " / ".join(plain(r.get(f"coverage{p}_mean"), ".3f") for p in (50, 90, 95)),
                plain(r.get("train_seconds_mean"), ".3g"), chosen_network(r)]
+        if with_baseline:
+            row.append(baseline_cell(r))
         anchors = published(name)
         if anchors:
             row += [f"{rmse} / {loglik}" for rmse, loglik in anchors]
@@ -112,8 +116,10 @@ def table_rows(results):
 
 def shifted_rows(results, kind):
     """One row per data set of gap or tail splits: LL, its worst split, pooled coverage, RMSE."""
+    with_baseline = any(r.get("baselines") for _, r in results)
     header = ["data set", "splits", "LL ± se", "worst split LL", "pooled cov50 / 90 / 95",
               "RMSE ± se", "train s/split"]
+    header += ["5-net ensemble here: LL (worst)"] if with_baseline else []
     if kind == "gap":
         header += ["best published gap LL", "LL ≥ published"]
     rows = []
@@ -133,6 +139,7 @@ def shifted_rows(results, kind):
                " / ".join(plain(v, ".3f") for v in pooled),
                with_se(r.get("rmse_mean"), r.get("rmse_se")),
                plain(r.get("train_seconds_mean"), ".3g")]
+        row += [baseline_cell(r, worst=True)] if with_baseline else []
         if kind == "gap":
             anchor = PUBLISHED_GAP.get(name.lower())
             if anchor:
@@ -159,13 +166,34 @@ def markdown_table(header, rows):
 
 
 def by_kind(results):
-    """{kind: [(name, result)]} in the order random, gap, tail."""
-    groups = {}
+    """{kind: [(name, result)]} in the order random, gap, tail; a baseline's result (its
+    "method", e.g. the deep ensemble trained here) rides on pbp-edge's as result["baselines"]."""
+    groups, baselines = {}, {}
     for name, r in results:
         kind = r.get("split_kind", "random")
-        groups.setdefault(kind, []).append((name.rsplit(".", 1)[0] if kind != "random" else name,
-                                            r))
+        method = r.get("method")
+        base = name.split(".")[0]
+        if method:
+            baselines.setdefault((base, kind), {})[method] = r
+        else:
+            groups.setdefault(kind, []).append((base, r))
+    for kind, entries in groups.items():
+        for base, r in entries:
+            r["baselines"] = baselines.get((base, kind), {})
     return {k: groups[k] for k in ("random", "gap", "tail") if k in groups}
+
+
+def baseline_cell(r, worst=False):
+    """The deep ensemble trained in the same run: LL ± se (and its worst split), or a dash."""
+    b = r.get("baselines", {}).get("ensemble")
+    if not b:
+        return DASH
+    text = with_se(b.get("loglik_mean"), b.get("loglik_se"))
+    if worst:
+        lls = [s.get("loglik") for s in b.get("splits", [])]
+        if lls and all(finite(v) for v in lls):
+            text += f" (worst {min(lls):.3f})"
+    return text
 
 
 def shifted_markdown(groups):
@@ -184,9 +212,16 @@ def shifted_markdown(groups):
     return text
 
 
+BASELINE_NOTE = ("5-net ensemble here: 1 x 50 ReLU networks with a mean and a variance head, NLL, "
+                 "Adam, 40 epochs (tools/bench/ensemble_baseline.py), trained in the same run on "
+                 "the same split files.")
+
+
 def markdown(results, note, failed):
     groups = by_kind(results)
     text = ["# UCI regression benchmark", ""]
+    if any(r.get("baselines") for entries in groups.values() for _, r in entries):
+        text += [BASELINE_NOTE, ""]
     if "random" not in groups:
         return "\n".join(text + [f"pbp-edge: `{note}`.", ""] + shifted_markdown(groups) +
                           ([f"Failed (see their .log): {', '.join(failed)}", ""] if failed else []))

@@ -99,6 +99,31 @@ r = json.load(open(sys.argv[1]))
 assert r["split_kind"] == "gap" and [s["test_rows"] for s in r["splits"]] == [20, 20, 20], r' \
   "$shifted/yacht.gap.json"
 
+# A baseline's JSON (its "method") is shown beside pbp-edge's, with its worst split.
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["method"] = "ensemble"
+r["splits"][0]["loglik"] = -7.25
+json.dump(r, open(sys.argv[2], "w"))' "$shifted/yacht.gap.json" "$work/yacht.gap.ensemble.json"
+python3 "$root/tools/bench/uci_report.py" --out "$work/report" "$shifted/yacht.gap.json" \
+  "$work/yacht.gap.ensemble.json" >"$work/report.txt"
+check "ensemble column with its worst split" grep -q '^| yacht *| 3 .*(worst -7.250) ' \
+  "$work/report.txt"
+# The ensemble itself, where PyTorch is installed (tools/setup.sh --bench; not in CI's setup).
+if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  "$uci" --pbp "$pbp" --out "$work/ensemble" --splits 2 --ensemble "$work/data" -- \
+    --recipe paper --epochs 5 >"$work/ensemble.txt" 2>&1 ||
+    { cat "$work/ensemble.txt" >&2; echo "FAILED: --ensemble" >&2; exit 1; }
+  check "ensemble trained on the same splits" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["method"] == "ensemble" and len(r["splits"]) == 2 and r["loglik_mean"] > -10, r' \
+    "$work/ensemble/yacht.ensemble.json"
+else
+  echo "uci.sh --ensemble not run: no PyTorch for /usr/bin/python3 (tools/setup.sh --bench)"
+fi
+
 # A folder with a CSV but no splits/ is refused up front, naming the folder.
 printf 'x0,y\n1,2\n' >"$work/bad/broken/broken.csv"
 if "$uci" --pbp "$pbp" --out "$work/out_bad" "$work/bad" >/dev/null 2>"$work/bad.txt"; then
