@@ -58,3 +58,21 @@ def test_quantized_classifier_and_bad_storage(classification):
         model.quantize("int4")
     with pytest.raises(ValueError, match="X rounds int8 means"):
         model.quantize("float16", X)
+
+
+@pytest.mark.parametrize("fallback", ["auto", "float16"])
+def test_quantize_with_fallback_writes_what_pbp_quantize_fallback_writes(fitted, fallback, tmp_path,
+                                                                         pbp_cli):
+    """The host library's quantise-with-fallback (pbp/host/quantise.hpp) from both front ends."""
+    model, X = fitted
+    model.save(tmp_path / "m.pbp")
+    write_csv(tmp_path / "x.csv", X)
+    pbp_cli("quantize", tmp_path / "m.pbp", "--storage", "int8", "--data", tmp_path / "x.csv",
+            "--fallback", fallback, "--out", tmp_path / "q.pbp")
+    quantized = model.quantize("int8", X, fallback=fallback)
+    assert quantized.blob_ == (tmp_path / "q.pbp").read_bytes()
+    assert model.quantize("int8", X, fallback="none").blob_ == model.quantize("int8", X).blob_
+    with pytest.raises(ValueError, match="fallback must be 'auto', 'float16' or 'none'"):
+        model.quantize("int8", X, fallback="int4")
+    with pytest.raises(ValueError, match="fallback needs X"):
+        model.quantize("int8", fallback="auto")
