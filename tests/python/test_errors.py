@@ -94,14 +94,17 @@ def test_parameters(regression):
     X, y = regression
     cases = [
         (dict(recipe="fast"), "recipe must be one of 'auto', 'paper', got 'fast'"),
-        (dict(hidden=(0,)), r"hidden must be a tuple of layer widths in 1\.\.65535"),
+        (dict(hidden=(0,)), r"hidden layer widths must be in 1\.\.65535, got 0"),
+        (dict(hidden=(70000,)), r"hidden layer widths must be in 1\.\.65535, got 70000"),
+        # The host library's check, before any training, in the words `pbp train` prints.
+        (dict(hidden=(5,) * 16), "hidden has 16 layers: the runtime takes at most 15"),
         (dict(hidden="50"), r"hidden must be a tuple of layer widths"),
         (dict(epochs=0), r"epochs must be in 1\.\.1000000, got 0"),
         (dict(random_state=-1), r"random_state must be in 0\.\.\d+, got -1"),
         (dict(threads=3), r"threads must be in 1\.\.2, got 3"),
         (dict(prior="strong"), "prior must be one of"),
-        (dict(prior="ard", algorithm="ebp"), "the ARD prior needs PBP"),
-        (dict(prior="laplace", algorithm="ebp"), "the Laplace prior needs PBP"),
+        (dict(prior="ard", algorithm="ebp"), "--prior ard goes with --algorithm pbp"),
+        (dict(prior="laplace", algorithm="ebp"), "--prior laplace goes with --algorithm pbp"),
     ]
     for params, message in cases:
         with pytest.raises(ValueError, match=message):
@@ -148,3 +151,20 @@ def test_targets_the_device_cannot_predict_are_refused_before_training(tmp_path,
         PBPRegressor(recipe="paper", verbose=0).fit(X, 1e6 + y * 1e-3)
     with pytest.raises(ValueError, match=r"beyond float32 \(3.4e38\)"):
         PBPRegressor(recipe="paper", verbose=0).fit(X, y * 1e300)
+
+
+def test_training_requests_are_checked_in_one_place_with_the_same_words(tmp_path, pbp_cli_error):
+    """The host library's check (pbp/host/training.hpp), before any training: `pbp train` and fit
+    refuse a network the runtime cannot hold with the same text, and nothing is written."""
+    X, y = regression_data()
+    write_csv(tmp_path / "train.csv", X, y)
+    for hidden, message in (((5,) * 16, "hidden has 16 layers: the runtime takes at most 15"),
+                            ((70000,), "hidden layer widths must be in 1..65535, got 70000")):
+        with pytest.raises(ValueError) as refused:
+            PBPRegressor(recipe="paper", hidden=hidden, epochs=1, verbose=0).fit(X, y)
+        assert str(refused.value) == message
+        error = pbp_cli_error("train", "--data", tmp_path / "train.csv", "--out",
+                              tmp_path / "m.pbp", "--recipe", "paper", "--hidden",
+                              ",".join(map(str, hidden)), "--epochs", "1")
+        assert error == f"pbp train: {message} (see 'pbp train --help')\n"
+        assert not (tmp_path / "m.pbp").exists()

@@ -33,15 +33,18 @@ def test_quantize_writes_what_pbp_quantize_writes(fitted, storage, tmp_path, pbp
     assert f"#define Q_MODEL_SIZE {len(quantized.blob_)}u" in open(header).read()
 
 
-@pytest.mark.parametrize("storage", ["int8", "int8-logvar"])
-def test_quantize_with_rows_writes_what_pbp_quantize_data_writes(fitted, storage, tmp_path,
-                                                                 pbp_cli):
+# With the rows, the host library's quantise-with-fallback (pbp/host/quantise.hpp) from both
+# front ends; quantize() defaults to --fallback none.
+@pytest.mark.parametrize("storage,fallback", [("int8", None), ("int8-logvar", None),
+                                              ("int8", "auto"), ("int8", "float16")])
+def test_quantize_with_rows_writes_what_pbp_quantize_data_writes(fitted, storage, fallback,
+                                                                 tmp_path, pbp_cli):
     model, X = fitted
     model.save(tmp_path / "m.pbp")
     write_csv(tmp_path / "x.csv", X)
     pbp_cli("quantize", tmp_path / "m.pbp", "--storage", storage, "--data", tmp_path / "x.csv",
-            "--fallback", "none", "--out", tmp_path / "q.pbp")
-    quantized = model.quantize(storage, X)
+            "--fallback", fallback or "none", "--out", tmp_path / "q.pbp")
+    quantized = model.quantize(storage, X, **({"fallback": fallback} if fallback else {}))
     assert quantized.blob_ == (tmp_path / "q.pbp").read_bytes()
     assert quantized.blob_ != model.quantize(storage).blob_
     mean, std = quantized.predict(X, return_std=True)
@@ -58,3 +61,13 @@ def test_quantized_classifier_and_bad_storage(classification):
         model.quantize("int4")
     with pytest.raises(ValueError, match="X rounds int8 means"):
         model.quantize("float16", X)
+
+
+
+def test_quantize_refuses_a_bad_fallback(fitted):
+    model, X = fitted
+    assert model.quantize("int8", X, fallback="none").blob_ == model.quantize("int8", X).blob_
+    with pytest.raises(ValueError, match="fallback must be 'auto', 'float16' or 'none'"):
+        model.quantize("int8", X, fallback="int4")
+    with pytest.raises(ValueError, match="fallback needs X"):
+        model.quantize("int8", fallback="auto")

@@ -4,7 +4,8 @@
 #include <span>
 #include <string>
 
-#include "evaluation.hpp"
+#include "host_names.hpp"
+#include "pbp/host/evaluation.hpp"
 
 namespace pbp::cli {
 

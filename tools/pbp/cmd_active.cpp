@@ -7,10 +7,10 @@
 #include <functional>
 #include <iostream>
 
-#include "active_learning.hpp"
 #include "commands.hpp"
 #include "output.hpp"
-#include "parallel.hpp"
+#include "pbp/host/active_learning.hpp"
+#include "pbp/host/parallel.hpp"
 #include "pbp/trainer/metrics.hpp"
 #include "train_setup.hpp"
 
@@ -342,6 +342,7 @@ int run(const ParsedOptions& options) {
   ParsedOptions data_options = options;  // the loader reads --data
   data_options.values_["data"] = options.required_text("pool");
   const trainer::Dataset data = load_training_data(data_options, train_options);
+  check_training_data(data, train_options);
   const size_t needed = rows_needed(plan);
   if (data.rows < needed) {
     throw std::runtime_error(
@@ -354,7 +355,10 @@ int run(const ParsedOptions& options) {
   ProgressBar progress("pbp active", "repeats");
   const auto start = std::chrono::steady_clock::now();
   const RecipeSettings recipe = recipe_settings(options, train_options);
-  const auto runs = run_active_learning(data, plan, train_options, recipe, jobs, progress);
+  const auto runs = run_active_learning(
+      data, plan, train_options, recipe, jobs,
+      [&progress](uint64_t done, uint64_t total) { progress.update(done, total); });
+  progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const size_t pool = data.rows - (needed - plan.rounds);  // before the first addition

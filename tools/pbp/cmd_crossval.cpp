@@ -7,11 +7,11 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "evaluation.hpp"
-#include "input_columns.hpp"
-#include "model_file.hpp"
 #include "output.hpp"
-#include "parallel.hpp"
+#include "pbp/host/evaluation.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
+#include "pbp/host/parallel.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/csv.hpp"
 #include "pbp/trainer/metrics.hpp"
@@ -103,8 +103,11 @@ std::vector<SplitResult> run_splits(const trainer::Dataset& data,
                                     const RecipeSettings& recipe, size_t jobs) {
   std::vector<SplitResult> results(splits.size());
   ProgressBar progress("pbp crossval", "splits");
-  parallel_for(splits.size(), jobs, progress,
-               [&](size_t s) { results[s] = run_split(data, splits[s], options, recipe); });
+  parallel_for(
+      splits.size(), jobs,
+      [&progress](uint64_t done, uint64_t total) { progress.update(done, total); },
+      [&](size_t s) { results[s] = run_split(data, splits[s], options, recipe); });
+  progress.finish();
   return results;
 }
 
@@ -218,6 +221,7 @@ int run(const ParsedOptions& options) {
   const size_t jobs = jobs_option(options);
   const SplitPlan plan = split_plan(options, train_options.seed);
   const trainer::Dataset data = load_training_data(options, train_options);
+  check_training_data(data, train_options);
   const std::vector<trainer::Split> splits = make_splits(plan, data);
   for (size_t s = 0; s < splits.size(); ++s) {
     if (splits[s].train.size() < 2) {

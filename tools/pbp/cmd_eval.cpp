@@ -5,12 +5,13 @@
 
 #include "calibration_plot.hpp"
 #include "commands.hpp"
-#include "evaluation.hpp"
-#include "input_columns.hpp"
-#include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/host/evaluation.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
 #include "pbp/trainer/atomic_file.hpp"
+#include "train_setup.hpp"
 
 namespace pbp::cli {
 namespace {

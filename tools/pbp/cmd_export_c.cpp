@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "model_file.hpp"
 #include "options.hpp"
+#include "pbp/host/model_file.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/c_export.hpp"
 

@@ -12,15 +12,15 @@
 
 #include "commands.hpp"
 #include "input_relevance_report.hpp"
-#include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/format.hpp"
+#include "pbp/host/model_file.hpp"
+#include "pbp/host/prediction_csv.hpp"
+#include "pbp/host/stored_weights_report.hpp"
 #include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/input_relevance.hpp"
-#include "prediction_csv.hpp"
-#include "stored_weights_report.hpp"
 
 namespace pbp::cli {
 namespace {

@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "evaluation.hpp"
-#include "input_columns.hpp"
-#include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/host/evaluation.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "train_setup.hpp"
 
 namespace pbp::cli {
 namespace {

@@ -4,11 +4,12 @@
 
 #include "commands.hpp"
 #include "device_runner.hpp"
-#include "input_columns.hpp"
-#include "model_file.hpp"
 #include "options.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
+#include "pbp/host/prediction_csv.hpp"
 #include "pbp/trainer/atomic_file.hpp"
-#include "prediction_csv.hpp"
+#include "train_setup.hpp"
 
 namespace pbp::cli {
 namespace {

@@ -8,16 +8,17 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "input_columns.hpp"
-#include "model_file.hpp"
+#include "interruption.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
+#include "pbp/host/quantise.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
-#include "pbp/trainer/int8_rounding.hpp"
-#include "pbp/trainer/int8_unit_scales.hpp"
-#include "quantisation_fidelity.hpp"
+#include "quantisation_report.hpp"
+#include "train_setup.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -78,38 +79,25 @@ int run(const std::string& path, const ParsedOptions& options) {
   const format::Storage storage = parse_weight_storage(options.required_text("storage"));
   const std::string out = options.required_text("out");
   const std::vector<uint8_t> bytes = read_model_file(path);
-  const std::vector<uint32_t> aligned = aligned_copy(bytes);
-  pbp::Model opened;
-  open_blob(opened, aligned.data(), bytes.size(), path);
-  const trainer::Model original = trainer::read_blob(bytes);
-  trainer::Model model = original;
-  model.weight_storage = storage;
-  model.layer_storage.clear();
+  const LoadedModel loaded = LoadedModel::open(bytes, path);
   const Int8Fallback fallback = parse_int8_fallback(options.text("fallback"));
   const bool int8 = format::has_int8_means(static_cast<uint32_t>(storage));
   if (options.text("fallback") && !options.text("data")) {
     throw UsageError("--fallback applies to --storage int8 with --data");
   }
-  std::vector<LayerFallback> fallback_steps;
   std::optional<ModelRows> rows;
-  // The weights' changes are measured against the original with the units' scales applied: the
-  // same network, weight for weight what the int8 one approximates.
-  trainer::Model rescaled = original;
   if (options.text("data")) {
     if (!int8) throw UsageError("--data applies to --storage int8 or int8-logvar");
-    const LoadedModel loaded = LoadedModel::open(bytes, path);
     rows = load_model_rows(options, loaded.description(), false);
-    // An int8 blob's means are on its grid already: rounding it again would change nothing but,
-    // from its rounded variances, perhaps its units' scales.
-    if (original.weight_storage != format::Storage::int8) {
-      trainer::rescale_units(rescaled, trainer::rescale_and_round_for_int8(model, rows->data));
-    }
   }
   trainer::check_destination(out);
-  if (rows && original.weight_storage == format::Storage::float32) {
-    fallback_steps = fall_back_within_goals(bytes, model, rescaled, *rows, storage, fallback);
-  }
-  const std::vector<uint8_t> blob = trainer::write_blob(model);
+  ProgressBar fallback_progress("int8 fallback", "storage mixes measured");
+  const QuantisedBlob quantised = quantise_blob(bytes, storage, rows ? &*rows : nullptr, fallback,
+                                                interruptible(fallback_progress));
+  fallback_progress.finish();
+  const trainer::Model& original = quantised.original;
+  const trainer::Model& rescaled = quantised.rescaled;
+  const std::vector<uint8_t>& blob = quantised.blob;
   const trainer::Model written = trainer::read_blob(blob);
   ErrorSummary means, variances;
   for (size_t l = 0; l < original.layers.size(); ++l) {
@@ -119,7 +107,7 @@ int run(const std::string& path, const ParsedOptions& options) {
     }
   }
   trainer::write_file_atomically(out, blob);
-  const double weights = opened.view().weight_count;
+  const double weights = loaded.runtime().view().weight_count;
   std::printf("%s: %zu bytes (%s per weight), weights %s\n", path.c_str(), bytes.size(),
               general(static_cast<double>(bytes.size()) / weights, 4).c_str(),
               storage_text(original.weight_storage));
@@ -129,8 +117,8 @@ int run(const std::string& path, const ParsedOptions& options) {
   std::printf("largest change: means %s (relative %s), variances %s (relative %s)\n",
               general(means.absolute, 3).c_str(), general(means.relative, 3).c_str(),
               general(variances.absolute, 3).c_str(), general(variances.relative, 3).c_str());
-  if (rows && original.weight_storage == format::Storage::float32) {
-    report_fallback_layers(fallback_steps, model);
+  if (quantised.fallback_searched) {
+    report_fallback_layers(quantised.fallback_steps, quantised.model);
     report_quantisation_fidelity(bytes, blob, *rows, storage_text(storage), "quantize");
   }
   return 0;

@@ -6,15 +6,15 @@
 #include <optional>
 
 #include "commands.hpp"
-#include "input_columns.hpp"
 #include "interruption.hpp"
-#include "model_file.hpp"
 #include "output.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
+#include "pbp/host/quantise.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
-#include "pbp/trainer/int8_rounding.hpp"
 #include "pbp/trainer/standardisation.hpp"
-#include "quantisation_fidelity.hpp"
+#include "quantisation_report.hpp"
 #include "train_setup.hpp"
 #include "training_curve.hpp"
 
@@ -138,6 +138,7 @@ int run(const ParsedOptions& options) {
     throw UsageError("--fallback applies to --storage int8 or int8-logvar");
   }
   const trainer::Dataset data = load_training_data(options, train_options);
+  check_training_data(data, train_options);
   trainer::check_destination(out);  // fail before training, not after
   std::optional<TrainingCurve> curve = curve_for(options, data, train_options);
 
@@ -180,18 +181,23 @@ int run(const ParsedOptions& options) {
   // rows (int8_rounding.hpp), from the float32 blob's values, so that `pbp quantize --data` of
   // that blob gives these bytes.
   std::vector<uint8_t> float32_blob;
+  std::vector<uint8_t> written;
   std::vector<LayerFallback> fallback_steps;
   if (int8) {
     float32_blob = trainer::write_blob(model);
-    model = trainer::read_blob(float32_blob);
-    trainer::Model rescaled = model;
-    trainer::rescale_units(rescaled, trainer::rescale_and_round_for_int8(model, data));
-    fallback_steps =
-        fall_back_within_goals(float32_blob, model, rescaled, model_rows(data), storage, fallback);
+    const ModelRows rows = model_rows(data);
+    ProgressBar fallback_progress("int8 fallback", "storage mixes measured");
+    QuantisedBlob quantised =
+        quantise_blob(float32_blob, storage, &rows, fallback, interruptible(fallback_progress));
+    fallback_progress.finish();
+    model = std::move(quantised.model);
+    fallback_steps = std::move(quantised.fallback_steps);
+    written = std::move(quantised.blob);
+    trainer::write_file_atomically(out, written);
+  } else {
+    model.weight_storage = storage;
+    written = save_model(out, model);
   }
-  model.weight_storage = storage;
-
-  const std::vector<uint8_t> written = save_model(out, model);
   const size_t bytes = written.size();
   const std::string task = task_summary(train_options);
   const bool ebp = train_options.algorithm == trainer::Algorithm::ebp;

@@ -7,13 +7,14 @@
 #include <stdexcept>
 
 #include "commands.hpp"
-#include "input_columns.hpp"
-#include "model_file.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/host/input_columns.hpp"
+#include "pbp/host/model_file.hpp"
+#include "pbp/host/verification.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_unit_scales.hpp"
-#include "verification.hpp"
+#include "train_setup.hpp"
 
 namespace pbp::cli {
 namespace {

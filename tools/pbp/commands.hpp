@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "host_names.hpp"
+
 namespace pbp::cli {
 
 using Arguments = std::vector<std::string>;

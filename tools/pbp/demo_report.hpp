@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "device_runner.hpp"
-#include "model_file.hpp"
+#include "host_names.hpp"
+#include "pbp/host/model_file.hpp"
 #include "pbp/pbp.h"
 
 namespace pbp::cli {

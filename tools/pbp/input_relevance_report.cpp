@@ -6,9 +6,10 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "host_names.hpp"
 #include "output.hpp"
-#include "prediction_csv.hpp"
-#include "stored_weights_report.hpp"
+#include "pbp/host/prediction_csv.hpp"
+#include "pbp/host/stored_weights_report.hpp"
 
 namespace pbp::cli {
 namespace {

@@ -32,4 +32,11 @@ void throw_if_interrupted() {
   if (g_interrupted != 0) throw Interrupted();
 }
 
+Progress interruptible(ProgressBar& bar) {
+  return [&bar](uint64_t done, uint64_t total) {
+    throw_if_interrupted();
+    bar.update(done, total);
+  };
+}
+
 }  // namespace pbp::cli

@@ -5,6 +5,10 @@
 #pragma once
 #include <stdexcept>
 
+#include "host_names.hpp"
+#include "output.hpp"
+#include "pbp/host/progress.hpp"
+
 namespace pbp::cli {
 
 class Interrupted : public std::runtime_error {
@@ -27,5 +31,9 @@ class InterruptionGuard {
 
 // Throws Interrupted once SIGINT has arrived under a guard.
 void throw_if_interrupted();
+
+// Progress for the host library's long work: stops it at Ctrl-C (throw_if_interrupted), then
+// draws `bar`.
+Progress interruptible(ProgressBar& bar);
 
 }  // namespace pbp::cli

@@ -10,14 +10,13 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "host_names.hpp"
+#include "pbp/host/errors.hpp"
 
 namespace pbp::cli {
 
 // A mistake in the command line: reported in one line with a usage hint, exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using host::UsageError;
 
 struct OptionSpec {
   std::string name;  // without the leading "--"

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <thread>
 
+#include "host_names.hpp"
 #include "output.hpp"
-#include "pbp/trainer/csv.hpp"
-#include "pbp/trainer/idx.hpp"
+#include "pbp/host/parallel.hpp"
 #include "pbp/trainer/option_names.hpp"
 
 namespace pbp::cli {
@@ -53,30 +53,6 @@ void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train)
         static_cast<uint32_t>(options.integer_between("samples", train.samples, 1, kMaxSamples));
   }
   train.softmax = options.has("samples") ? trainer::SoftmaxApproximation::sampled : approximation;
-}
-
-trainer::Dataset load_idx(const ParsedOptions& options, const trainer::TrainOptions& train) {
-  if (options.has("target")) throw UsageError("--target goes with CSV data, not IDX images");
-  const std::string labels = options.text("labels").value_or("");
-  if (labels.empty()) throw UsageError("IDX images need their --labels file");
-  trainer::Dataset data =
-      trainer::idx_dataset(trainer::read_idx(options.required_text("data")),
-                           trainer::read_idx(labels), train.task, train.classes);
-  if (data.rows < 2) {
-    throw trainer::InputError(data.source, 0, 0,
-                              "need at least 2 images, found " + std::to_string(data.rows));
-  }
-  return data;
-}
-
-trainer::Dataset load_csv(const ParsedOptions& options, const trainer::TrainOptions& train) {
-  const trainer::CsvTable table = trainer::read_csv(options.required_text("data"), 2);
-  if (options.has("labels")) {
-    throw UsageError("--labels goes with IDX images; a CSV file holds its target (--target)");
-  }
-  const size_t target = trainer::resolve_column(table, options.text("target"));
-  trainer::check_target_column(table, target, train.task, train.classes);
-  return trainer::to_dataset(table, target);
 }
 
 }  // namespace
@@ -152,14 +128,7 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
   train.prior = named_option(options, "prior", trainer::kPriorNames, train.prior);
   train.inference = named_option(options, "inference", trainer::kInferenceNames, train.inference);
   train.averaging = named_option(options, "averaging", trainer::kAveragingNames, train.averaging);
-  if ((train.prior == trainer::PriorMode::ard || train.prior == trainer::PriorMode::laplace) &&
-      train.algorithm == trainer::Algorithm::ebp) {
-    throw UsageError("--prior " + *options.text("prior") +
-                     " goes with --algorithm pbp (EBP keeps the prior fixed)");
-  }
-  if (train.inference == trainer::Inference::sep && train.algorithm == trainer::Algorithm::ebp) {
-    throw UsageError("--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
-  }
+  check_training_options(train, RecipeSettings{});  // the network and the combinations
   softmax_options(options, train);
   train.threads = static_cast<uint32_t>(options.integer_between(
       "threads", std::min(2u, std::max(1u, std::thread::hardware_concurrency())), 1, 2));
@@ -167,16 +136,15 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
 }
 
 RecipeSettings recipe_settings(const ParsedOptions& options, const trainer::TrainOptions& train) {
-  RecipeSettings settings;
-  if (options.has("recipe")) {
-    settings.recipe = named_option(options, "recipe", trainer::kRecipeNames, settings.recipe);
-    if (settings.recipe == trainer::Recipe::automatic && train.task != trainer::Task::regression) {
-      throw UsageError("--recipe auto goes with --task regression");
-    }
+  const trainer::Recipe recipe =
+      named_option(options, "recipe", trainer::kRecipeNames, trainer::Recipe::automatic);
+  if (options.has("recipe") && recipe == trainer::Recipe::automatic &&
+      train.task != trainer::Task::regression) {
+    throw UsageError("--recipe auto goes with --task regression");
   }
-  if (options.has("hidden")) settings.space.networks = {train.hidden};
-  if (options.has("epochs")) settings.space.epochs = {train.epochs};
-  return settings;
+  return host::recipe_settings(recipe,
+                               options.has("hidden") ? std::optional(train.hidden) : std::nullopt,
+                               options.has("epochs") ? std::optional(train.epochs) : std::nullopt);
 }
 
 std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::Model& model) {
@@ -193,16 +161,21 @@ std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::M
 }
 
 trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train) {
-  const bool idx = trainer::looks_like_idx(options.required_text("data"));
-  trainer::Dataset data = idx ? load_idx(options, train) : load_csv(options, train);
-  if (train.task == trainer::Task::multiclass) {
-    train.classes = trainer::class_count(data.y, train.classes);
-    if (train.classes < 2) {
-      throw trainer::InputError(data.source, 0, 0,
-                                "multiclass needs at least 2 classes but every label is 0");
-    }
-  }
-  return data;
+  return host::load_training_data(
+      DataFiles{options.required_text("data"), options.text("labels"), options.text("target")},
+      train);
+}
+
+ModelRows load_model_rows(const ParsedOptions& options, const ModelDescription& model,
+                          bool labelled) {
+  return host::load_model_rows(
+      DataFiles{options.required_text("data"), options.text("labels"), options.text("target"),
+                "--labels", options.has("by-position")},
+      model, labelled);
+}
+
+size_t jobs_option(const ParsedOptions& options) {
+  return static_cast<size_t>(options.integer_between("jobs", default_jobs(), 1, 256));
 }
 
 std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden, size_t outputs) {

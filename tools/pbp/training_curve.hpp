@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "evaluation.hpp"
+#include "host_names.hpp"
+#include "pbp/host/evaluation.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::cli {

@@ -7,9 +7,9 @@
 #include <set>
 #include <vector>
 
-#include "../../../tools/pbp/active_split.hpp"
+#include "pbp/host/active_split.hpp"
 
-namespace pbp::cli {
+namespace pbp::host {
 namespace {
 
 std::set<size_t> as_set(const std::vector<size_t>& rows) {
@@ -59,4 +59,4 @@ TEST(ActiveSplit, RepeatsDependOnTheSeedAndTheirIndexOnly) {
 }
 
 }  // namespace
-}  // namespace pbp::cli
+}  // namespace pbp::host

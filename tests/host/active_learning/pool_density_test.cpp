@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
-#include "../../../tools/pbp/pool_density.hpp"
+#include "pbp/host/pool_density.hpp"
 #include "pbp/trainer/random.hpp"
 
-namespace pbp::cli {
+namespace pbp::host {
 namespace {
 
 trainer::Dataset random_rows(size_t rows, size_t inputs, uint64_t seed) {
@@ -103,4 +103,4 @@ TEST(PoolCoverage, DrawsReferenceRowsFromALargePool) {
 }
 
 }  // namespace
-}  // namespace pbp::cli
+}  // namespace pbp::host

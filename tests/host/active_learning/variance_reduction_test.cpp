@@ -7,10 +7,10 @@
 #include <cmath>
 #include <vector>
 
-#include "../../../tools/pbp/variance_reduction.hpp"
+#include "pbp/host/variance_reduction.hpp"
 #include "pbp/trainer/random.hpp"
 
-namespace pbp::cli {
+namespace pbp::host {
 namespace {
 
 // A ReLU network of `widths` (3 inputs, 1 output) with random weight means, every weight variance
@@ -133,4 +133,4 @@ TEST(VarianceReduction, PicksTheBruteForceMaximiser) {
 }
 
 }  // namespace
-}  // namespace pbp::cli
+}  // namespace pbp::host

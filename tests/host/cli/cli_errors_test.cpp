@@ -50,6 +50,32 @@ TEST_F(Errors, UnknownCommandOrOption) {
   expect_error(run_pbp({"crossval", "--data", "x", "--splits", "2", "--jobs", "0"}), 2, "--jobs");
 }
 
+// A network the runtime cannot hold is refused by the host library's check before the data is
+// read (the missing file "x" is never opened), let alone trained on: 16 hidden layers used to
+// train, then fail in write_blob. Python's fit gives the same words (tests/python/test_errors.py).
+TEST_F(Errors, NetworksTheRuntimeCannotHoldAreRefusedBeforeTraining) {
+  const std::string sixteen = "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5";
+  for (const char* command : {"train", "crossval", "active"}) {
+    std::vector<std::string> args{command, "--hidden", sixteen};
+    for (const char* option : {"--data", "--pool"}) {
+      if ((std::string(option) == "--pool") == (std::string(command) == "active")) {
+        args.insert(args.end(), {option, "x"});
+      }
+    }
+    if (std::string(command) == "train") args.insert(args.end(), {"--out", "m"});
+    if (std::string(command) == "crossval") args.insert(args.end(), {"--splits", "2"});
+    expect_error(run_pbp(args), 2,
+                 "pbp " + std::string(command) +
+                     ": hidden has 16 layers: the runtime takes at most 15 (see 'pbp " + command +
+                     " --help')");
+  }
+  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,70000"}), 2,
+               "pbp train: hidden layer widths must be in 1..65535, got 70000");
+  expect_error(
+      run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5"}),
+      1, "x");  // 15 hidden layers pass the check: the missing file is what fails
+}
+
 // A count option's message gives its range whatever is wrong with the value: `--epochs -3` used
 // to say "expects a non-negative integer", though 0 is refused too.
 TEST_F(Errors, CountOptionsStateTheirRange) {

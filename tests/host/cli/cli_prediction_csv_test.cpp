@@ -2,9 +2,9 @@
 // The CSV `pbp predict` writes for each task, checked on hand-made predictions.
 #include <gtest/gtest.h>
 
-#include "prediction_csv.hpp"
+#include "pbp/host/prediction_csv.hpp"
 
-namespace pbp::cli {
+namespace pbp::host {
 namespace {
 
 TEST(PredictionCsv, HeadersPerTask) {
@@ -55,4 +55,4 @@ TEST(PredictionCsv, RangeColumns) {
 }
 
 }  // namespace
-}  // namespace pbp::cli
+}  // namespace pbp::host

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The int8 fallback's search (tools/pbp/fallback_search.hpp) on made-up figures.
-#include "fallback_search.hpp"
+// The int8 fallback's search (pbp/host/fallback_search.hpp) on made-up figures.
+#include "pbp/host/fallback_search.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-namespace pbp::cli {
+namespace pbp::host {
 namespace {
 
 using format::Storage;
@@ -105,4 +105,4 @@ TEST(FallbackSearch, OneLayerAtATimeTiesGoToTheSmallerLayerAndItStopsAtTheTop) {
 }
 
 }  // namespace
-}  // namespace pbp::cli
+}  // namespace pbp::host

@@ -8,11 +8,11 @@
 #include <random>
 #include <stdexcept>
 
+#include "pbp/host/verification.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "random_models.hpp"
-#include "verification.hpp"
 
-namespace pbp::cli {
+namespace pbp::host {
 namespace {
 
 using trainer::Model;
@@ -145,4 +145,4 @@ TEST(VerifyCore, DifferenceIsRelativeAboveTheFloorAbsoluteBelow) {
 }
 
 }  // namespace
-}  // namespace pbp::cli
+}  // namespace pbp::host

@@ -129,17 +129,20 @@ class PBPEstimator(BaseEstimator):
         return InputRange(*self._fitted_model().input_range(self._check_X(X)))
 
     # -- storage ----------------------------------------------------------------------------
-    def quantize(self, storage, X=None):
+    def quantize(self, storage, X=None, fallback="none"):
         """A copy of this fitted estimator whose blob stores the weights as `storage`: 'float16'
         (4 bytes a weight), 'int8' or 'int8-logvar' (2), or 'float32' (8). Each weight goes to the
         nearest code, as `pbp quantize --storage S`; with X (the training rows; int8 storages)
         the means are rounded to make up for each other's rounding over those rows, as
-        `pbp quantize --storage S --data F --fallback none`. save and export_c write it."""
+        `pbp quantize --storage S --data F --fallback none`. With X, `fallback` 'auto' or
+        'float16' moves the layers whose int8 codes change the predictions on X beyond the
+        quantisation goals to logarithmic variance codes or float16, as `pbp quantize
+        --fallback` (from a float32 blob). save and export_c write it."""
         model = self._fitted_model()
         if X is not None:
             X = self._check_X(X)
         quantized = copy.deepcopy(self)
-        quantized._set_model(_core.Model(model.quantize(str(storage), X)))
+        quantized._set_model(_core.Model(model.quantize(str(storage), X, fallback=str(fallback))))
         return quantized
 
     @property

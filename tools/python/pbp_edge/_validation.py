@@ -167,7 +167,8 @@ def check_int(name, value, low, high=None, allow_none=False):
 
 
 def check_hidden(value, allow_none):
-    """The hidden layer widths as a list of positive ints (one int is one layer)."""
+    """The hidden layer widths as a list of ints (one int is one layer). Their count and range
+    are the host library's checks (pbp/host/training.hpp), with `pbp train`'s words."""
     if value is None and allow_none:
         return None
     widths = [value] if isinstance(value, numbers.Integral) else value
@@ -176,11 +177,9 @@ def check_hidden(value, allow_none):
     except TypeError:
         raise ValueError(f"hidden must be a tuple of layer widths, got {value!r}") from None
     if not widths or any(
-            isinstance(w, bool) or not isinstance(w, numbers.Integral) or not 1 <= w <= 65535
+            isinstance(w, bool) or not isinstance(w, numbers.Integral) or not 0 <= w < 2**32
             for w in widths):
-        raise ValueError(f"hidden must be a tuple of layer widths in 1..65535, got {value!r}")
-    if len(widths) > 15:
-        raise ValueError(f"hidden has {len(widths)} layers: the runtime takes at most 15")
+        raise ValueError(f"hidden must be a tuple of layer widths, got {value!r}")
     return [int(w) for w in widths]
 
 

@@ -53,13 +53,16 @@ PYBIND11_MODULE(_core, m) {
                              [](const RuntimeModel& r) { return r.view().input_count; })
       .def_property_readonly("output_count",
                              [](const RuntimeModel& r) { return r.view().output_count; })
-      .def_property_readonly("hidden", &RuntimeModel::hidden)
-      .def_property_readonly("feature_names", &RuntimeModel::feature_names)
-      .def_property_readonly("target_name", &RuntimeModel::target_name)
-      .def_property_readonly("notes", &RuntimeModel::notes)
+      .def_property_readonly("hidden", [](const RuntimeModel& r) { return r.description().hidden; })
+      .def_property_readonly("feature_names",
+                             [](const RuntimeModel& r) { return r.description().feature_names; })
+      .def_property_readonly("target_name",
+                             [](const RuntimeModel& r) { return r.description().target_name; })
+      .def_property_readonly("notes", [](const RuntimeModel& r) { return r.description().notes; })
       .def_property_readonly("training_rows",
                              [](const RuntimeModel& r) { return r.view().training_rows; })
-      .def_property_readonly("noise_std", &RuntimeModel::noise_std)
+      .def_property_readonly("noise_std",
+                             [](const RuntimeModel& r) { return r.handle().noise_std(); })
       .def_property_readonly("epistemic_scale",
                              [](const RuntimeModel& r) { return r.view().epistemic_scale; })
       .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
@@ -73,6 +76,7 @@ PYBIND11_MODULE(_core, m) {
       .def("learn", &pbp::python::learn, py::arg("x"), py::arg("y"),
            "The device's update (pbp_learn_update) over the rows; see learning.hpp.")
       .def("quantize", &pbp::python::quantize, py::arg("storage"), py::arg("x") = py::none(),
+           py::arg("fallback") = "none", py::arg("progress") = py::none(),
            "The blob with its weights in another storage type; see quantisation.hpp.")
       .def_property_readonly("layer_storage", &pbp::python::layer_storage);
 }

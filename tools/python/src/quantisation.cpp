@@ -3,37 +3,31 @@
 
 #include <pybind11/numpy.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "arrays.hpp"
-#include "pbp/trainer/blob.hpp"
-#include "pbp/trainer/int8_rounding.hpp"
+#include "pbp/host/errors.hpp"
+#include "pbp/host/quantise.hpp"
 
 namespace pbp::python {
 namespace {
 
-struct StorageName {
-  const char* name;
-  format::Storage storage;
-};
-constexpr StorageName kStorages[] = {{"float32", format::Storage::float32},
-                                     {"float16", format::Storage::float16},
-                                     {"int8", format::Storage::int8},
-                                     {"int8-logvar", format::Storage::int8_log_variance}};
-
 format::Storage storage_of(const std::string& name) {
-  for (const StorageName& s : kStorages) {
-    if (name == s.name) return s.storage;
+  try {
+    return host::parse_weight_storage(name);
+  } catch (const host::UsageError&) {
+    throw std::invalid_argument(
+        "storage must be 'float32', 'float16', 'int8' or 'int8-logvar', got '" + name + "'");
   }
-  throw std::invalid_argument(
-      "storage must be 'float32', 'float16', 'int8' or 'int8-logvar', got '" + name + "'");
 }
 
-std::string name_of(uint32_t storage) {
-  for (const StorageName& s : kStorages) {
-    if (storage == static_cast<uint32_t>(s.storage)) return s.name;
+host::Int8Fallback fallback_of(const std::string& name) {
+  try {
+    return host::parse_int8_fallback(name);
+  } catch (const host::UsageError&) {
+    throw std::invalid_argument("fallback must be 'auto', 'float16' or 'none', got '" + name + "'");
   }
-  return "storage type " + std::to_string(storage);
 }
 
 // The rows of `x` as the trainer takes them (raw inputs, the model's order).
@@ -57,30 +51,39 @@ trainer::Dataset rows_of(const RuntimeModel& model, const py::array& x) {
 
 }  // namespace
 
-py::bytes quantize(const RuntimeModel& model, const std::string& storage, const py::object& x) {
-  const std::string blob = model.blob();
-  const std::vector<uint8_t> bytes(blob.begin(), blob.end());
-  trainer::Model m = trainer::read_blob(bytes);
-  const format::Storage original = m.weight_storage;
-  m.weight_storage = storage_of(storage);
-  m.layer_storage.clear();
+py::bytes quantize(const RuntimeModel& model, const std::string& storage, const py::object& x,
+                   const std::string& fallback, const py::object& progress) {
+  const format::Storage to = storage_of(storage);
+  const host::Int8Fallback steps = fallback_of(fallback);
+  std::optional<host::ModelRows> rows;
   if (!x.is_none()) {
-    if (!format::has_int8_means(static_cast<uint32_t>(m.weight_storage))) {
+    if (!format::has_int8_means(static_cast<uint32_t>(to))) {
       throw std::invalid_argument("X rounds int8 means: it applies to 'int8' and 'int8-logvar'");
     }
-    // An int8 blob's means are on their grid already (as pbp quantize).
-    if (original != format::Storage::int8) {
-      trainer::rescale_and_round_for_int8(m, rows_of(model, x.cast<py::array>()));
-    }
+    rows = host::model_rows(rows_of(model, x.cast<py::array>()));
+  } else if (steps != host::Int8Fallback::none) {
+    throw std::invalid_argument("fallback needs X, the training rows it measures the blob on");
   }
-  const std::vector<uint8_t> written = trainer::write_blob(m);
-  return py::bytes(reinterpret_cast<const char*>(written.data()), written.size());
+  const std::span<const uint8_t> original = model.handle().bytes();
+  // The search measures up to 80 blobs: Ctrl-C and `progress` between them, with the GIL.
+  const host::Progress on_progress = [&progress](uint64_t done, uint64_t total) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!progress.is_none()) progress(done, total);
+  };
+  host::QuantisedBlob quantised;
+  {
+    py::gil_scoped_release release;
+    quantised = host::quantise_blob(std::vector<uint8_t>(original.begin(), original.end()), to,
+                                    rows ? &*rows : nullptr, steps, on_progress);
+  }
+  return py::bytes(reinterpret_cast<const char*>(quantised.blob.data()), quantised.blob.size());
 }
 
 std::vector<std::string> layer_storage(const RuntimeModel& model) {
   std::vector<std::string> names;
   for (uint32_t l = 0; l < model.view().layer_count; ++l) {
-    names.push_back(name_of(model.view().layers[l].storage));
+    names.push_back(host::storage_name(model.view().layers[l].storage));
   }
   return names;
 }

@@ -8,17 +8,10 @@
 #include "arrays.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/c_export.hpp"
+#include "pbp/trainer/dataset.hpp"
 
 namespace pbp::python {
 namespace {
-
-std::string text(const pbp_string& s) {
-  return std::string(s.data, s.length);
-}
-
-std::span<const uint8_t> bytes_of(const std::vector<uint32_t>& storage, size_t size) {
-  return {reinterpret_cast<const uint8_t*>(storage.data()), size};
-}
 
 // Why the runtime refused row `row`: the cell it could not take, else its status text.
 [[noreturn]] void row_failed(const Matrix& x, size_t row, pbp_status status) {
@@ -51,62 +44,28 @@ Matrix RuntimeModel::inputs(const py::array& x) const {
   return m;
 }
 
-RuntimeModel::RuntimeModel(const py::bytes& blob) {
+namespace {
+
+host::LoadedModel opened(const py::bytes& blob) {
   const std::string_view bytes = blob;
-  size_ = bytes.size();
-  storage_.resize((size_ + 3) / 4);
-  if (size_ > 0) std::memcpy(storage_.data(), bytes.data(), size_);
-  const pbp::Status status = model_.open(storage_.data(), size_);
-  if (status != PBP_OK) {
-    throw std::invalid_argument(std::string("invalid model blob: ") + pbp::status_string(status) +
-                                " (" + pbp::status_name(status) + ")");
+  try {
+    return host::LoadedModel::open(std::vector<uint8_t>(bytes.begin(), bytes.end()), "");
+  } catch (const std::runtime_error& error) {
+    throw std::invalid_argument(error.what());
   }
 }
 
+}  // namespace
+
+RuntimeModel::RuntimeModel(const py::bytes& blob) : model_(opened(blob)) {}
+
 py::bytes RuntimeModel::blob() const {
-  return py::bytes(reinterpret_cast<const char*>(storage_.data()), size_);
+  const std::span<const uint8_t> bytes = model_.bytes();
+  return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
 std::string RuntimeModel::task() const {
-  switch (view().task) {
-    case PBP_TASK_REGRESSION:
-      return "regression";
-    case PBP_TASK_BINARY:
-      return "binary";
-    case PBP_TASK_MULTICLASS:
-      return "multiclass";
-    default:
-      return "count";
-  }
-}
-
-std::vector<uint32_t> RuntimeModel::hidden() const {
-  std::vector<uint32_t> widths;
-  for (uint32_t l = 0; l + 1 < view().layer_count; ++l) widths.push_back(view().layers[l].outputs);
-  return widths;
-}
-
-std::vector<std::string> RuntimeModel::feature_names() const {
-  std::vector<std::string> names;
-  for (uint32_t i = 0; i < view().feature_name_count; ++i) {
-    pbp_string name{};
-    if (model_.feature_name(i, &name) != PBP_OK) break;
-    names.push_back(text(name));
-  }
-  return names;
-}
-
-std::string RuntimeModel::target_name() const {
-  return text(view().target_name);
-}
-
-std::string RuntimeModel::notes() const {
-  return text(view().notes);
-}
-
-double RuntimeModel::noise_std() const {
-  const double a = view().noise_a, b = view().noise_b;
-  return std::sqrt(b / (a - 1.0)) * static_cast<double>(view().target_std);
+  return trainer::task_name(description().task);
 }
 
 py::tuple RuntimeModel::predict_regression(const py::array& x, double probability) const {
@@ -121,7 +80,7 @@ py::tuple RuntimeModel::predict_regression(const py::array& x, double probabilit
     std::vector<uint32_t> workspace((view().workspace_bytes + 3) / 4);  // per call: thread-safe
     for (size_t i = 0; i < m.rows(); ++i) {
       pbp_prediction p{};
-      const pbp::Status status = model_.predict(
+      const pbp::Status status = runtime().predict(
           m.float_row(i, row.data()), static_cast<uint32_t>(m.columns()),
           static_cast<float>(probability), workspace.data(), workspace.size() * 4, &p);
       if (status != PBP_OK) row_failed(m, i, status);
@@ -153,7 +112,7 @@ py::tuple RuntimeModel::predict_classes(const py::array& x) const {
     std::vector<uint32_t> workspace((view().workspace_bytes + 3) / 4);
     for (size_t i = 0; i < m.rows(); ++i) {
       pbp_class_result result{};
-      const pbp::Status status = model_.predict_classes(
+      const pbp::Status status = runtime().predict_classes(
           m.float_row(i, row.data()), static_cast<uint32_t>(m.columns()), workspace.data(),
           workspace.size() * 4, pp + i * classes, classes, &result);
       if (status != PBP_OK) row_failed(m, i, status);
@@ -219,12 +178,12 @@ py::tuple RuntimeModel::input_range(const py::array& x) const {
 }
 
 std::string RuntimeModel::export_c(const std::string& name, const std::string& dir) const {
-  return trainer::write_c_source(bytes_of(storage_, size_), name, dir,
+  return trainer::write_c_source(model_.bytes(), name, dir,
                                  {"pbp_edge (Python) export_c", "a fitted model"});
 }
 
 void RuntimeModel::save(const std::string& path) const {
-  trainer::write_file_atomically(path, bytes_of(storage_, size_));
+  trainer::write_file_atomically(path, model_.bytes());
 }
 
 }  // namespace pbp::python

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// pbp_edge's predictions: a blob opened by the runtime (pbp_open), run row by row in float
-// through pbp_predict / pbp_predict_classes as a device runs it, into NumPy arrays.
+// pbp_edge's predictions: the host library's model handle (pbp/host/model_file.hpp: a blob
+// opened by the runtime), run row by row in float through pbp_predict / pbp_predict_classes as a
+// device runs it, into NumPy arrays.
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "pbp/host/model_file.hpp"
 #include "pbp/pbp.hpp"
 
 namespace pbp::python {
@@ -18,20 +20,16 @@ namespace py = pybind11;
 
 class RuntimeModel {
  public:
-  // Copies the bytes into 4-byte aligned storage and opens them; a blob the runtime refuses is
-  // std::invalid_argument (ValueError) with its status text.
+  // Opens a copy of the bytes; a blob the runtime refuses is std::invalid_argument (ValueError)
+  // with its status text.
   explicit RuntimeModel(const py::bytes& blob);
 
   py::bytes blob() const;
-  const pbp_model& view() const { return model_.view(); }
-  const pbp::Model& runtime() const { return model_; }
+  const pbp_model& view() const { return model_.runtime().view(); }
+  const pbp::Model& runtime() const { return model_.runtime(); }
+  const host::LoadedModel& handle() const { return model_; }
   std::string task() const;
-  std::vector<uint32_t> hidden() const;  // widths of the hidden layers
-  std::vector<std::string> feature_names() const;
-  std::string target_name() const;
-  std::string notes() const;
-  // sqrt(b / (a - 1)) of the noise Gamma in target units (regression).
-  double noise_std() const;
+  const host::ModelDescription& description() const { return model_.description(); }
 
   // Regression: (mean, std, epistemic_std, aleatoric_std, lower, upper), float32 arrays of one
   // value per row; [lower, upper] the central interval of `probability`. std and the interval
@@ -54,9 +52,7 @@ class RuntimeModel {
   // `x` as a matrix of input_count columns, else std::invalid_argument saying so.
   Matrix inputs(const py::array& x) const;
 
-  std::vector<uint32_t> storage_;  // pbp_open needs 4-byte alignment
-  size_t size_ = 0;
-  pbp::Model model_;
+  host::LoadedModel model_;
 };
 
 }  // namespace pbp::python

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "arrays.hpp"
+#include "pbp/host/training.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/dataset.hpp"
 #include "pbp/trainer/option_names.hpp"
@@ -47,18 +48,8 @@ trainer::TrainOptions train_options(const TrainRequest& r) {
   o.samples = r.samples;
   o.inference = named(r.inference, "inference", trainer::kInferenceNames);
   o.averaging = named(r.averaging, "averaging", trainer::kAveragingNames);
-  if (r.threads != 1 && r.threads != 2) throw std::invalid_argument("threads must be 1 or 2");
   o.threads = r.threads;
   return o;
-}
-
-// What `pbp train`'s --recipe, --hidden and --epochs give (tools/pbp/train_setup.cpp): the
-// automatic recipe searches only the network and the epochs it is given.
-trainer::Recipe recipe(const TrainRequest& r, trainer::SearchSpace& space) {
-  const trainer::Recipe chosen = named(r.recipe, "recipe", trainer::kRecipeNames);
-  if (r.hidden) space.networks = {*r.hidden};
-  if (r.epochs) space.epochs = {*r.epochs};
-  return chosen;
 }
 
 // The rows as the trainer takes them, every value checked: a NaN or an Inf is named by its cell.
@@ -121,15 +112,12 @@ py::dict recipe_choice(const trainer::RecipeChoice& choice) {
 py::dict train(const py::array& x, const py::array_t<double>& y, const TrainRequest& request,
                const py::object& progress) {
   trainer::TrainOptions options = train_options(request);
-  trainer::SearchSpace space;
-  const trainer::Recipe chosen_recipe = recipe(request, space);
+  const host::RecipeSettings settings = host::recipe_settings(
+      named(request.recipe, "recipe", trainer::kRecipeNames), request.hidden, request.epochs);
+  host::check_training_options(options, settings);  // as `pbp train`, before any training
   const Matrix matrix(x, "X");
-  if (matrix.rows() < 2) {
-    throw std::invalid_argument("X has " + std::to_string(matrix.rows()) +
-                                " rows: training needs at least 2");
-  }
-  if (matrix.columns() < 1) throw std::invalid_argument("X has no columns");
   const trainer::Dataset data = dataset(matrix, y, request, options.task);
+  host::check_training_data(data, options);
 
   // Called on this thread between epochs: the GIL for Python's progress and its signals.
   const auto on_progress = [&progress](const trainer::TrainProgress& at) {
@@ -142,8 +130,8 @@ py::dict train(const py::array& x, const py::array_t<double>& y, const TrainRequ
   trainer::Model model;
   {
     py::gil_scoped_release release;
-    model = trainer::train_with_recipe(data, options, chosen_recipe, space, &choice, on_progress,
-                                       &report);
+    model = trainer::train_with_recipe(data, options, settings.recipe, settings.space, &choice,
+                                       on_progress, &report);
   }
   model.metadata.feature_names = request.feature_names;  // none rather than the placeholders
 
