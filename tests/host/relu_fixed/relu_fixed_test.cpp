@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "relu_moments_fixed.hpp"
+#include "kernels/relu_moments_fixed.hpp"
 
 namespace {
 using namespace pbp::detail::relu_fixed;

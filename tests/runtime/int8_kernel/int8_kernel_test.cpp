@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 #include "harness.hpp"
-#include "linear_moments_s8_s16.hpp"
-#include "relu_moments_fixed.hpp"
+#include "kernels/linear_moments_s8_s16.hpp"
+#include "kernels/relu_moments_fixed.hpp"
 
 namespace {
 using namespace pbp::detail::s8_s16;
