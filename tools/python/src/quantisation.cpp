@@ -3,37 +3,30 @@
 
 #include <pybind11/numpy.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "arrays.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/int8_rounding.hpp"
+#include "pbp/trainer/option_names.hpp"
 
 namespace pbp::python {
 namespace {
 
-struct StorageName {
-  const char* name;
-  format::Storage storage;
-};
-constexpr StorageName kStorages[] = {{"float32", format::Storage::float32},
-                                     {"float16", format::Storage::float16},
-                                     {"int8", format::Storage::int8},
-                                     {"int8-logvar", format::Storage::int8_log_variance}};
-
+// The names of the storage table (pbp/storage_types.hpp, through trainer/option_names.hpp).
 format::Storage storage_of(const std::string& name) {
-  for (const StorageName& s : kStorages) {
-    if (name == s.name) return s.storage;
-  }
-  throw std::invalid_argument(
-      "storage must be 'float32', 'float16', 'int8' or 'int8-logvar', got '" + name + "'");
+  const std::optional<format::Storage> storage =
+      trainer::parse_option_name(trainer::kStorageNames, name);
+  if (storage) return *storage;
+  throw std::invalid_argument("storage must be " +
+                              trainer::option_choices(trainer::kStorageNames, "'") + ", got '" +
+                              name + "'");
 }
 
 std::string name_of(uint32_t storage) {
-  for (const StorageName& s : kStorages) {
-    if (storage == static_cast<uint32_t>(s.storage)) return s.name;
-  }
-  return "storage type " + std::to_string(storage);
+  const char* name = storage_type_name(storage);
+  return name != nullptr ? name : "storage type " + std::to_string(storage);
 }
 
 // The rows of `x` as the trainer takes them (raw inputs, the model's order).
