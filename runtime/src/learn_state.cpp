@@ -5,6 +5,7 @@
 #include "blob_view.hpp"
 #include "pbp/float16.hpp"
 #include "pbp/learn/network_update.hpp"
+#include "pbp/storage_types.hpp"
 
 namespace pbp::detail {
 
@@ -67,11 +68,9 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   }
   // The learner keeps float32 weights: a runtime without the float32 kernel cannot predict them.
   if (!PBP_WITH_FLOAT32) return PBP_ERR_STORAGE_TYPE;
-  for (uint32_t l = 0; l < source->layer_count; ++l) {  // the storage types copy_tensor reads
+  for (uint32_t l = 0; l < source->layer_count; ++l) {  // the table's, which copy_tensor reads
     const uint32_t storage = source->layers[l].storage;
-    if (storage != PBP_STORAGE_FLOAT32 && storage != PBP_STORAGE_FLOAT16 &&
-        !pbp::format::has_int8_means(storage))
-      return PBP_ERR_STORAGE_TYPE;
+    if (!pbp::is_storage_type(storage)) return PBP_ERR_STORAGE_TYPE;
   }
   if (reinterpret_cast<uintptr_t>(state) % alignof(float) != 0) return PBP_ERR_MISALIGNED_POINTER;
   // weight_count <= blob size / 4 (pbp_open): 8 per weight fits 64 bits, and size_t here.

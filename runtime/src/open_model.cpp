@@ -21,7 +21,7 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   model->prior_a = format::load_f32(p + format::model_section::kPriorA);
   model->prior_b = format::load_f32(p + format::model_section::kPriorB);
 
-  if (model->likelihood >= PBP_NUM_LIKELIHOODS) return PBP_ERR_UNSUPPORTED_TASK;
+  if (!is_likelihood(model->likelihood)) return PBP_ERR_UNSUPPORTED_TASK;  // likelihoods.hpp
   const auto likelihood = static_cast<format::Likelihood>(model->likelihood);
   model->task = static_cast<uint32_t>(format::task_of(likelihood));
   model->epistemic_scale = 1.0f;
@@ -69,11 +69,10 @@ pbp_status read_layer_shape(const uint8_t* record, uint32_t index, pbp_model* mo
   if (layer.inputs != expected_inputs || (last && layer.outputs != model->output_count)) {
     return PBP_ERR_LAYER_SHAPE;
   }
-  // network_moments runs ReLU, erf or sign after every layer but the last, which is linear.
+  // network_moments runs a built-in activation of the table (activations.hpp) after every layer
+  // but the last, which is linear.
   const uint32_t a = layer.activation;
-  const bool hidden_ok = a == PBP_ACTIVATION_RELU || (PBP_WITH_ERF && a == PBP_ACTIVATION_ERF) ||
-                         (PBP_WITH_SIGN && a == PBP_ACTIVATION_SIGN);
-  if (last ? a != PBP_ACTIVATION_LINEAR : !hidden_ok) return PBP_ERR_ACTIVATION;
+  if (last ? a != PBP_ACTIVATION_LINEAR : !hidden_activation_built(a)) return PBP_ERR_ACTIVATION;
   return PBP_OK;
 }
 

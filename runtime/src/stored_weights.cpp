@@ -32,7 +32,10 @@ pbp_status check_descriptor(const TensorDescriptor& d, bool variance, uint32_t r
   return PBP_OK;
 }
 
-#if PBP_WITH_FLOAT16
+// The validators of the storage table (storage_types.hpp): the values of a layer's tensors, once
+// read_stored_weights has located them. Compiled for every build; one a build leaves out is never
+// called, so it links no code.
+
 // Every half finite (exponent field not all ones); with `positive`, every one > 0 as well.
 pbp_status check_halves(const uint16_t* halves, uint32_t count, bool positive) {
   for (uint32_t i = 0; i < count; ++i) {
@@ -45,16 +48,32 @@ pbp_status check_halves(const uint16_t* halves, uint32_t count, bool positive) {
   }
   return PBP_OK;
 }
-#endif
 
-#if PBP_WITH_INT8
+// float16: every half finite, the variances > 0.
+pbp_status check_weights_f16(pbp_layer* layer, uint32_t weights) {
+  const pbp_status status =
+      check_halves(static_cast<const uint16_t*>(layer->stored_mean), weights, false);
+  if (status != PBP_OK) return status;
+  return check_halves(static_cast<const uint16_t*>(layer->stored_variance), weights, true);
+}
+
+// float32: the layer's float views, every value finite, the variances >= 0.
+pbp_status check_weights_f32(pbp_layer* layer, uint32_t weights) {
+  layer->mean = static_cast<const float*>(layer->stored_mean);
+  layer->variance = static_cast<const float*>(layer->stored_variance);
+  const pbp_status status = check_finite(layer->mean, weights);
+  if (status != PBP_OK) return status;
+  return check_variances(layer->variance, weights);
+}
+
 bool valid_scale(float scale) {
   return scale - scale == 0.0f && scale > 0.0f;  // finite (not NaN, not infinite) and positive
 }
 
 // The row scales of the means and the variances' scale valid; every square-root variance code
 // > 0 (its variance w u^2 > 0). Every mean code and every logarithmic variance code is valid.
-pbp_status check_int8(const pbp_layer& layer, uint32_t weights) {
+pbp_status check_weights_s8(pbp_layer* layer_view, uint32_t weights) {
+  const pbp_layer& layer = *layer_view;
   const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     if (!valid_scale(format::load_f32(means + format::int8_weights::kScaleSize * j))) {
@@ -74,7 +93,6 @@ pbp_status check_int8(const pbp_layer& layer, uint32_t weights) {
   }
   return PBP_OK;
 }
-#endif
 
 }  // namespace
 
@@ -84,9 +102,7 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   const uint32_t weights = layer->outputs * (layer->inputs + 1u);
   const TensorDescriptor mean = load_descriptor(mean_descriptor);
   const TensorDescriptor variance = load_descriptor(variance_descriptor);
-  const bool known = (PBP_WITH_FLOAT32 && mean.storage == PBP_STORAGE_FLOAT32) ||
-                     (PBP_WITH_FLOAT16 && mean.storage == PBP_STORAGE_FLOAT16) ||
-                     (PBP_WITH_INT8 && format::has_int8_means(mean.storage));
+  const bool known = storage_type_built(mean.storage);
   // One storage type per layer: its kernel reads both tensors alike.
   if (!known || variance.storage != mean.storage) return PBP_ERR_STORAGE_TYPE;
   pbp_status status = check_descriptor(mean, false, layer->outputs, weights, tensor_data);
@@ -97,25 +113,20 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   layer->storage = mean.storage;
   layer->stored_mean = tensor_data.data + mean.offset;
   layer->stored_variance = tensor_data.data + variance.offset;
-#if PBP_WITH_FLOAT16
-  if (mean.storage == PBP_STORAGE_FLOAT16) {
-    status = check_halves(static_cast<const uint16_t*>(layer->stored_mean), weights, false);
-    if (status != PBP_OK) return status;
-    return check_halves(static_cast<const uint16_t*>(layer->stored_variance), weights, true);
+  // The table's validator of the type (storage_types.hpp): the first type built takes what the
+  // others do not (`known` holds only the types built in), without a test.
+  constexpr uint32_t fallback = fallback_storage_type();
+#define PBP_CHECK_STORAGE(id, name, built, kernel, validator)   \
+  if constexpr ((built) && (id) != fallback) {                  \
+    if (mean.storage == (id)) return validator(layer, weights); \
   }
-#endif
-#if PBP_WITH_INT8
-  if (format::has_int8_means(mean.storage)) return check_int8(*layer, weights);
-#endif
-#if PBP_WITH_FLOAT32
-  layer->mean = static_cast<const float*>(layer->stored_mean);
-  layer->variance = static_cast<const float*>(layer->stored_variance);
-  status = check_finite(layer->mean, weights);
-  if (status != PBP_OK) return status;
-  return check_variances(layer->variance, weights);
-#else
-  return PBP_ERR_STORAGE_TYPE;  // not reached: `known` holds only the types built in
-#endif
+  PBP_STORAGE_TYPES(PBP_CHECK_STORAGE)
+#undef PBP_CHECK_STORAGE
+#define PBP_CHECK_FALLBACK_STORAGE(id, name, built, kernel, validator) \
+  if constexpr ((built) && (id) == fallback) return validator(layer, weights);
+  PBP_STORAGE_TYPES(PBP_CHECK_FALLBACK_STORAGE)
+#undef PBP_CHECK_FALLBACK_STORAGE
+  return PBP_ERR_STORAGE_TYPE;  // not reached: some storage type is built in (CMake checks)
 }
 
 }  // namespace pbp::detail

@@ -6,6 +6,7 @@
 
 #include "blob_view.hpp"
 #include "pbp/moments.hpp"
+#include "pbp/storage_types.hpp"
 
 namespace pbp::detail {
 
@@ -30,22 +31,17 @@ inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
                                                     layer.outputs * (layer.inputs + 1u)));
 }
 
-// linear_moments of a float32 layer (linear_moments_f32.cpp): moments.hpp's kernel, out of line.
-void linear_moments_f32(const pbp_layer& layer, bool exact_input, const float* z_mean,
-                        const float* z_var, float* a_mean, float* a_var);
-
-// linear_moments of a float16 layer (linear_moments_f16.cpp): the float32 kernel's arithmetic
-// on each weight converted exactly to float, so the result is bit for bit the float32 kernel's
-// on the decoded weights. With kExactInput z_var is not read.
-void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z_mean,
-                        const float* z_var, float* a_mean, float* a_var);
-
-// linear_moments of an int8 layer, storage type 3 or 4 (linear_moments_s8_s16.cpp): the unit
-// moments rounded to int16 codes with a power-of-two scale per vector, exact integer sums, the
-// scales once per row. It writes the codes over z_mean and z_var (which the pass does not read
-// again).
-void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
-                           float* a_mean, float* a_var);
+// The layer kernels of the storage table (storage_types.hpp), one file each in kernels/: the
+// pre-activation moments of `layer` (the parameter struct: each file states the fields it reads
+// and their valid ranges) from the unit
+// moments z_mean, z_var (z_var not read with exact_input, the network's input) into a_mean, a_var.
+// A kernel may write over z_mean and z_var (the pass never reads them again: forward_pass's
+// workspace). Declared for every build; one the build leaves out is never called.
+#define PBP_DECLARE_STORAGE_KERNEL(id, name, built, kernel, validator)               \
+  void kernel(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var, \
+              float* a_mean, float* a_var);
+PBP_STORAGE_TYPES(PBP_DECLARE_STORAGE_KERNEL)
+#undef PBP_DECLARE_STORAGE_KERNEL
 
 // A ReLU hidden layer's moments in fixed point (relu_moments_fixed.hpp) and the next int8 layer's
 // sums (linear_moments_s8_s16.cpp), both layers int8: A = E[z] over z_mean, B = E[z^2] over
@@ -67,22 +63,25 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
                            float* a_mean, float* a_var) {
   static_assert(sizeof(T) == sizeof(float), "the runtime's layers are float");
   const pbp_layer& layer = *w.layer;
-#if PBP_WITH_FLOAT16
-  if (layer.storage == PBP_STORAGE_FLOAT16) {
-    return detail::linear_moments_f16(layer, kExactInput, z_mean, z_var, a_mean, a_var);
+  // The runtime's moments are forward_pass's workspace (the standardised input too): writable,
+  // and consumed by this layer.
+  float* const z_m = const_cast<float*>(z_mean);
+  float* const z_v = const_cast<float*>(z_var);
+  // The table's kernel of the layer's type: the first type built runs what the others do not
+  // (pbp_open admits no other storage type), without a test.
+  constexpr uint32_t fallback = fallback_storage_type();
+#define PBP_STORAGE_KERNEL(id, name, built, kernel, validator)                                     \
+  if constexpr ((built) && (id) != fallback) {                                                     \
+    if (layer.storage == (id)) return detail::kernel(layer, kExactInput, z_m, z_v, a_mean, a_var); \
   }
-#endif
-#if PBP_WITH_INT8
-  if (format::has_int8_means(layer.storage)) {
-    // The runtime's moments are forward_pass's workspace (the standardised input too): writable,
-    // and consumed by this layer.
-    return detail::linear_moments_s8_s16(layer, kExactInput, const_cast<float*>(z_mean),
-                                         const_cast<float*>(z_var), a_mean, a_var);
+  PBP_STORAGE_TYPES(PBP_STORAGE_KERNEL)
+#undef PBP_STORAGE_KERNEL
+#define PBP_FALLBACK_STORAGE_KERNEL(id, name, built, kernel, validator) \
+  if constexpr ((built) && (id) == fallback) {                          \
+    return detail::kernel(layer, kExactInput, z_m, z_v, a_mean, a_var); \
   }
-#endif
-#if PBP_WITH_FLOAT32  // pbp_open admits no other storage type
-  detail::linear_moments_f32(layer, kExactInput, z_mean, z_var, a_mean, a_var);
-#endif
+  PBP_STORAGE_TYPES(PBP_FALLBACK_STORAGE_KERNEL)
+#undef PBP_FALLBACK_STORAGE_KERNEL
 }
 
 // A hidden layer's activation and the next layer's sums (forward_pass.cpp): int8 ReLU layers

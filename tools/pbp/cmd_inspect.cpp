@@ -14,6 +14,7 @@
 #include "input_relevance_report.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "pbp/activations.hpp"
 #include "pbp/format.hpp"
 #include "pbp/host/model_file.hpp"
 #include "pbp/host/prediction_csv.hpp"
@@ -70,32 +71,16 @@ const char* task_name(uint32_t task) {
   }
 }
 
+// The activation table's name (pbp/activations.hpp); an output layer's is linear.
 const char* activation_name(uint32_t activation) {
-  switch (activation) {
-    case PBP_ACTIVATION_RELU:
-      return "relu";
-    case PBP_ACTIVATION_ERF:
-      return "erf";
-    case PBP_ACTIVATION_SIGN:
-      return "sign";
-    default:
-      return "linear";
-  }
+  const char* name = hidden_activation_name(activation);
+  return name != nullptr ? name : "linear";
 }
 
-const char* likelihood_name(uint32_t likelihood) {
-  switch (likelihood) {
-    case PBP_LIKELIHOOD_PROBIT:
-      return "probit";
-    case PBP_LIKELIHOOD_SOFTMAX:
-      return "softmax";
-    case PBP_LIKELIHOOD_POISSON:
-      return "poisson";
-    case PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED:
-      return "gaussian_epistemic_scaled";
-    default:
-      return "gaussian";
-  }
+// The likelihood table's name (pbp/likelihoods.hpp); pbp_open admits no other.
+const char* likelihood_text(uint32_t likelihood) {
+  const char* name = likelihood_name(likelihood);
+  return name != nullptr ? name : "gaussian";
 }
 
 std::string float_list(const float* values, size_t count) {
@@ -188,7 +173,7 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("crc32", json_string(crc))
       .add_raw("sections", sections_json(m))
       .add_raw("task", json_string(task_name(m.task)))
-      .add_raw("likelihood", json_string(likelihood_name(m.likelihood)))
+      .add_raw("likelihood", json_string(likelihood_text(m.likelihood)))
       .add_raw("epistemic_scale", float_text(m.epistemic_scale))
       .add("input_count", m.input_count)
       .add("output_count", m.output_count)
@@ -281,7 +266,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
               fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
   std::printf("task:       %s, %u inputs, %u output%s\n", task_name(m.task), m.input_count,
               m.output_count, m.output_count == 1 ? "" : "s");
-  std::printf("likelihood: %s", likelihood_name(m.likelihood));
+  std::printf("likelihood: %s", likelihood_text(m.likelihood));
   if (m.likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
     std::printf(", epistemic variance x %s", float_text(m.epistemic_scale).c_str());
   }

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "interruption.hpp"
 #include "output.hpp"
+#include "pbp/activations.hpp"
 #include "pbp/host/input_columns.hpp"
 #include "pbp/host/model_file.hpp"
 #include "pbp/host/quantise.hpp"
@@ -22,9 +23,8 @@ namespace pbp::cli {
 namespace {
 
 const char* activation_label(trainer::Activation activation) {
-  return activation == trainer::Activation::erf    ? "erf"
-         : activation == trainer::Activation::sign ? "sign"
-                                                   : "ReLU";
+  const auto id = static_cast<uint32_t>(activation);
+  return id == PBP_ACTIVATION_RELU ? "ReLU" : hidden_activation_name(id);  // activations.hpp
 }
 
 const char* const kUsage =

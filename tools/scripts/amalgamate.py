@@ -78,7 +78,10 @@ def version_header():
 
 
 def amalgamate(out_dir):
+    # runtime/src's sources, then its kernels/ (their internal headers included as "kernels/...").
     cpp_files = sorted(f for f in os.listdir(SOURCES) if f.endswith(".cpp"))
+    kernels = os.path.join(SOURCES, "kernels")
+    cpp_files += sorted("kernels/" + f for f in os.listdir(kernels) if f.endswith(".cpp"))
     out = [PROLOGUE.rstrip("\n")]
     seen = set()
     for name in cpp_files:

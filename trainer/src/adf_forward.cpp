@@ -80,29 +80,17 @@ namespace {
   }
 }
 
-// Erf or sign moments of layer l's units [begin, end) and their Jacobians, unit by unit (not
-// vectorised: these activations are the option, ReLU the default), then the lanes past `units`
-// as relu_forward leaves them, their Jacobians zero.
-template <Activation kActivation>
+// A smooth activation's moments of layer l's units [begin, end) and their Jacobians, unit by
+// unit (not vectorised: these activations are options, ReLU the default), then the lanes past
+// `units` as relu_forward leaves them, their Jacobians zero.
+template <class Unit>
 void smooth_forward(uint32_t units, AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end) {
   const uint32_t padded = round_up_to_lanes(units);
   for (uint32_t j = begin; j < end; ++j) {
     double mean = 0.0, var = 0.0, second = 0.0;
     ReluJacobian jac{0.0, 0.0, 0.0, 0.0};
     if (j < units) {
-      const double m = ws.a_mean[l][j];
-      const double v = ws.a_var[l][j];
-      if constexpr (kActivation == Activation::erf) {
-        const ErfMoments<double> r = erf_moments(m, v);
-        mean = r.mean;
-        var = r.variance;
-        jac = erf_jacobian(m, v, r);
-      } else {
-        const SignMoments<double> r = sign_moments(m, v);
-        mean = r.mean;
-        var = r.variance;
-        jac = sign_jacobian(v, r);
-      }
+      jac = Unit::moments_and_jacobian(ws.a_mean[l][j], ws.a_var[l][j], &mean, &var);
       second = mean * mean + var;
     } else if (j == units) {  // the next layer's bias unit
       mean = second = 1.0;
@@ -139,14 +127,16 @@ void layer_forward(AdfWorkspace& ws, size_t l, uint32_t begin, uint32_t end) {
                                            PaddedRows{layer.stride});
   }
   if (l + 1 == ws.weights.size()) return;
-  switch (layer.activation) {
-    case Activation::erf:
-      return smooth_forward<Activation::erf>(layer.outputs, ws, l, begin, end);
-    case Activation::sign:
-      return smooth_forward<Activation::sign>(layer.outputs, ws, l, begin, end);
-    default:
-      return relu_forward(layer.outputs, ws, l, begin, end);
-  }
+  // The activation table (pbp/activations.hpp): ReLU takes its vectorised loops, the others
+  // smooth_forward.
+  visit_hidden_activation(static_cast<uint32_t>(layer.activation), [&](auto unit) {
+    using Unit = decltype(unit);
+    if constexpr (Unit::kId == ReluActivation::kId) {
+      relu_forward(layer.outputs, ws, l, begin, end);
+    } else {
+      smooth_forward<Unit>(layer.outputs, ws, l, begin, end);
+    }
+  });
 }
 
 }  // namespace

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "int8_codes.hpp"
+#include "pbp/activations.hpp"
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
+#include "pbp/storage_types.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/input_relevance.hpp"
@@ -71,10 +73,7 @@ void check_model(const Model& model) {
   if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT_DATA) {
     throw std::invalid_argument("write_blob: unsupported task");
   }
-  const auto known = [](fmt::Storage s) {
-    return s == fmt::Storage::float32 || s == fmt::Storage::float16 || s == fmt::Storage::int8 ||
-           s == fmt::Storage::int8_log_variance;
-  };
+  const auto known = [](fmt::Storage s) { return is_storage_type(static_cast<uint32_t>(s)); };
   if (!known(model.weight_storage)) {
     throw std::invalid_argument("write_blob: unsupported weight storage");
   }
@@ -102,9 +101,8 @@ void check_model(const Model& model) {
     const Layer& layer = model.layers[l];
     const bool last = l + 1 == model.layers.size();
     const fmt::Activation a = layer.activation;
-    const bool activation_ok = last ? a == fmt::Activation::linear
-                                    : a == fmt::Activation::relu || a == fmt::Activation::erf ||
-                                          a == fmt::Activation::sign;
+    const bool activation_ok =
+        last ? a == fmt::Activation::linear : is_hidden_activation(static_cast<uint32_t>(a));
     const size_t weights = size_t{layer.outputs} * layer.row_length();
     if (layer.inputs == 0 || layer.inputs > PBP_MAX_UNITS || layer.outputs == 0 ||
         layer.outputs > PBP_MAX_UNITS || layer.inputs != expected_inputs ||

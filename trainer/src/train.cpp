@@ -14,6 +14,7 @@
 #include "pbp/trainer/iterate_average.hpp"
 #include "pbp/trainer/laplace_prior.hpp"
 #include "pbp/trainer/likelihood.hpp"
+#include "pbp/trainer/option_names.hpp"
 #include "pbp/trainer/prior.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/standardisation.hpp"
@@ -82,9 +83,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   for (uint32_t width : options.hidden) {
     if (width < 1) throw std::invalid_argument("hidden layer widths must be at least 1");
   }
-  if (options.activation != Activation::relu && options.activation != Activation::erf &&
-      options.activation != Activation::sign) {
-    throw std::invalid_argument("the hidden activation must be relu, erf or sign");
+  if (!is_hidden_activation(static_cast<uint32_t>(options.activation))) {
+    throw std::invalid_argument("the hidden activation must be " +
+                                option_choices(kActivationNames));
   }
   if (options.prior == PriorMode::ard && options.algorithm == Algorithm::ebp) {
     throw std::invalid_argument("the ARD prior needs PBP: EBP keeps the prior fixed");

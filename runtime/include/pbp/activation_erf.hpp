@@ -2,11 +2,13 @@
 // Moments of the erf hidden unit z = erf(a / sqrt 2) = 2 Phi(a) - 1 under a Gaussian
 // pre-activation a ~ N(m, v): the EP paper's activation (Jylanki et al. 2014, eq. 2; its 1/sqrt K
 // is PBP's 1/sqrt(n + 1) pre-activation scale). The one copy of these equations: the runtime runs
-// them in float, the trainer in double (its Jacobian: trainer/.../activation_jacobian.hpp).
+// them in float, the trainer in double; their Jacobian below, for the backward pass.
 #pragma once
 #include <stdint.h>
 
 #include "pbp/math.hpp"
+#include "pbp/pbp.h"
+#include "pbp/unit_jacobian.hpp"
 
 namespace pbp {
 
@@ -57,5 +59,52 @@ inline void erf_moments_inplace(uint32_t count, T* mean, T* var) {
     var[j] = r.variance;
   }
 }
+
+// erf: z = 2 Phi(a) - 1 with h = m / sqrt(1 + v), c = 1 / sqrt(1 + 2v), S = E[Phi(a)^2] =
+// Phi(h) - 2 T(h, c) and dT/dh = -phi(h) (Phi(c h) - 1/2), dT/dc = exp(-h^2 (1 + c^2) / 2) /
+// (2 pi (1 + c^2)):
+//   dm_z/dm = 2 phi(h) / sqrt(1 + v),         dm_z/dv = -h phi(h) / (1 + v),
+//   dS/dm = 2 phi(h) Phi(c h) / sqrt(1 + v),  dS/dv = -h phi(h) Phi(c h) / (1 + v)
+//                                                   + exp(-m^2 / (1 + 2v)) / (2 pi (1 + v) / c),
+// and v_z = 4 (S - Phi(h)^2):
+//   dv_z/dm = 8 phi(h) (Phi(c h) - Phi(h)) / sqrt(1 + v),
+//   dv_z/dv = 4 / (1 + v) (h phi(h) (Phi(h) - Phi(c h)) + c exp(-m^2 / (1 + 2v)) / (2 pi)).
+template <class T>
+inline ActivationJacobian<T> erf_jacobian(T m, T v, const ErfMoments<T>& r) {
+  const T inv_two_pi = static_cast<T>(0.159154943091895335768883763372514362);
+  const T one = T(1);
+  const T one_plus_v = one + v;
+  const T inv_s = one / math::sqrt(one_plus_v);
+  const T pdf = math::normal_pdf(r.h);
+  const T gap = r.cdf - math::normal_cdf(r.c * r.h);  // Phi(h) - Phi(c h)
+  const T tail = math::exp(-(m * m) / (one + T(2) * v)) * r.c * inv_two_pi;
+  return {T(2) * pdf * inv_s, -r.h * pdf / one_plus_v, T(-8) * pdf * gap * inv_s,
+          T(4) / one_plus_v * (r.h * pdf * gap + tail)};
+}
+
+// The activation table's entry (activations.hpp).
+struct ErfActivation {
+  static constexpr uint32_t kId = PBP_ACTIVATION_ERF;
+  template <class T>
+  static void moments_inplace(uint32_t count, T* mean, T* var) {
+    erf_moments_inplace(count, mean, var);
+  }
+  template <class T>
+  static ActivationJacobian<T> moments_and_jacobian(T m, T v, T* mean, T* var) {
+    const ErfMoments<T> r = erf_moments(m, v);
+    *mean = r.mean;
+    *var = r.variance;
+    return erf_jacobian(m, v, r);
+  }
+  // d m_z / d m_a with the moments, for any v >= 0 (the CLI's sensitivities,
+  // tools/pbp/variance_reduction.cpp).
+  template <class T>
+  static T moments_and_mean_slope(T m, T v, T* mean, T* var) {
+    const ErfMoments<T> r = erf_moments(m, v);
+    *mean = r.mean;
+    *var = r.variance;
+    return erf_jacobian(m, v, r).mean_by_mean;
+  }
+};
 
 }  // namespace pbp

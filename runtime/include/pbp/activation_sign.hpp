@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Moments of the sign hidden unit z = sign(a) under a Gaussian pre-activation a ~ N(m, v) (the
 // ADF-extensions paper's sign unit, Ghosh et al. 2016, Figure 1). The one copy of these
-// equations: the runtime runs them in float, the trainer in double (its Jacobian:
-// trainer/.../activation_jacobian.hpp).
+// equations: the runtime runs them in float, the trainer in double; their Jacobian below, for the
+// backward pass.
 #pragma once
 #include <stdint.h>
 
 #include "pbp/math.hpp"
+#include "pbp/pbp.h"
+#include "pbp/unit_jacobian.hpp"
 
 namespace pbp {
 
@@ -53,5 +55,40 @@ inline void sign_moments_inplace(uint32_t count, T* mean, T* var) {
     var[j] = r.variance;
   }
 }
+
+// sign: z = sign(a) with alpha = m / sqrt(v): m_z = 2 Phi(alpha) - 1, v_z = 1 - m_z^2:
+//   dm_z/dm = 2 phi(alpha) / sqrt(v),  dm_z/dv = -alpha phi(alpha) / v,  dv_z/dx = -2 m_z dm_z/dx.
+template <class T>
+inline ActivationJacobian<T> sign_jacobian(T v, const SignMoments<T>& r) {
+  const T pdf = math::normal_pdf(r.alpha);
+  const T mean_by_mean = T(2) * pdf / r.sd;
+  const T mean_by_var = -r.alpha * pdf / v;
+  return {mean_by_mean, mean_by_var, T(-2) * r.mean * mean_by_mean, T(-2) * r.mean * mean_by_var};
+}
+
+// The activation table's entry (activations.hpp).
+struct SignActivation {
+  static constexpr uint32_t kId = PBP_ACTIVATION_SIGN;
+  template <class T>
+  static void moments_inplace(uint32_t count, T* mean, T* var) {
+    sign_moments_inplace(count, mean, var);
+  }
+  template <class T>
+  static ActivationJacobian<T> moments_and_jacobian(T m, T v, T* mean, T* var) {
+    const SignMoments<T> r = sign_moments(m, v);
+    *mean = r.mean;
+    *var = r.variance;
+    return sign_jacobian(v, r);
+  }
+  // d m_z / d m_a with the moments, for any v >= 0 (the CLI's sensitivities,
+  // tools/pbp/variance_reduction.cpp).
+  template <class T>
+  static T moments_and_mean_slope(T m, T v, T* mean, T* var) {
+    const SignMoments<T> r = sign_moments(m, v);
+    *mean = r.mean;
+    *var = r.variance;
+    return v > T(0) ? sign_jacobian(v, r).mean_by_mean : T(0);
+  }
+};
 
 }  // namespace pbp

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "pbp/float16.hpp"
+#include "pbp/likelihoods.hpp"
 #include "pbp/pbp.h"
 
 namespace pbp::format {
@@ -86,18 +87,9 @@ enum class Likelihood : uint32_t {
   gaussian_epistemic_scaled = PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED,
 };
 
-// The task a known likelihood (value < PBP_NUM_LIKELIHOODS) belongs to.
+// The task a known likelihood belongs to (the likelihood table's, likelihoods.hpp).
 inline constexpr Task task_of(Likelihood likelihood) {
-  switch (likelihood) {
-    case Likelihood::probit:
-      return Task::binary;
-    case Likelihood::softmax:
-      return Task::multiclass;
-    case Likelihood::poisson:
-      return Task::count;
-    default:
-      return Task::regression;
-  }
+  return static_cast<Task>(likelihood_task(static_cast<uint32_t>(likelihood)));
 }
 
 // A tensor descriptor: where a tensor's bytes are in the tensor data section and how they

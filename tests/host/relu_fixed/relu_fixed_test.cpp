@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fixed-point ReLU moments of the int8 path (runtime/src/relu_moments_fixed.hpp) against the
+// The fixed-point ReLU moments of the int8 path (runtime/src/kernels/relu_moments_fixed.hpp) against the
 // closed forms in long double: the tables are the roundings they say they are, and A, B, C are
 // within the header's bounds (1e-6 sd for A, 1e-6 v for B and C, plus float32's rounding of the
 // result) over alpha from -8 to 8 and v over 60 binades.
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "relu_moments_fixed.hpp"
+#include "kernels/relu_moments_fixed.hpp"
 
 namespace {
 using namespace pbp::detail::relu_fixed;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The int8 kernel's pieces (runtime/src/linear_moments_s8_s16.hpp): activation codes rounded
+// The int8 kernel's pieces (runtime/src/kernels/linear_moments_s8_s16.hpp): activation codes rounded
 // exactly as specified, and the paired row sums (the ACLE DSP intrinsics on Cortex-M4/M7, their
 // portable emulation elsewhere) equal to the portable loop's and to a plain int64 reference.
 #include <stdint.h>
 
 #include "harness.hpp"
-#include "linear_moments_s8_s16.hpp"
-#include "relu_moments_fixed.hpp"
+#include "kernels/linear_moments_s8_s16.hpp"
+#include "kernels/relu_moments_fixed.hpp"
 
 namespace {
 using namespace pbp::detail::s8_s16;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "harness.hpp"
-#include "linear_moments_s8_s16.hpp"
+#include "kernels/linear_moments_s8_s16.hpp"
 
 namespace {
 using namespace pbp::detail::s8_s16;

@@ -12,6 +12,7 @@
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/option_names.hpp"
 
 namespace pbp::host {
 
@@ -202,11 +203,11 @@ void open_blob(pbp::Model& model, const void* blob, size_t size, const std::stri
 }
 
 format::Storage parse_weight_storage(const std::string& name) {
-  if (name == "float32") return format::Storage::float32;
-  if (name == "float16") return format::Storage::float16;
-  if (name == "int8") return format::Storage::int8;
-  if (name == "int8-logvar") return format::Storage::int8_log_variance;
-  throw UsageError("--storage must be float32, float16, int8 or int8-logvar, got '" + name + "'");
+  const std::optional<format::Storage> storage =
+      trainer::parse_option_name(trainer::kStorageNames, name);
+  if (storage) return *storage;
+  throw UsageError("--storage must be " + trainer::option_choices(trainer::kStorageNames) +
+                   ", got '" + name + "'");
 }
 
 Int8Fallback parse_int8_fallback(const std::optional<std::string>& name) {
@@ -217,10 +218,8 @@ Int8Fallback parse_int8_fallback(const std::optional<std::string>& name) {
 }
 
 const char* storage_name(uint32_t storage) {
-  return storage == PBP_STORAGE_FLOAT16             ? "float16"
-         : storage == PBP_STORAGE_INT8              ? "int8"
-         : storage == PBP_STORAGE_INT8_LOG_VARIANCE ? "int8-logvar"
-                                                    : "float32";
+  const char* name = pbp::storage_type_name(storage);  // storage_types.hpp
+  return name != nullptr ? name : "float32";
 }
 
 const char* storage_text(format::Storage storage) {

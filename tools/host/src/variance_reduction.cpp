@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "pbp/activations.hpp"
 #include "pbp/moments.hpp"
-#include "pbp/trainer/activation_jacobian.hpp"
 #include "pbp/trainer/layer_moments.hpp"
 
 namespace pbp::host {
@@ -28,20 +28,11 @@ struct UnitMoments {
   double mean, variance, slope;
 };
 UnitMoments hidden_unit(trainer::Activation activation, double m, double v) {
-  switch (activation) {
-    case trainer::Activation::erf: {
-      const ErfMoments<double> r = erf_moments(m, v);
-      return {r.mean, r.variance, trainer::erf_jacobian(m, v, r).mean_by_mean};
-    }
-    case trainer::Activation::sign: {
-      const SignMoments<double> r = sign_moments(m, v);
-      return {r.mean, r.variance, v > 0.0 ? trainer::sign_jacobian(v, r).mean_by_mean : 0.0};
-    }
-    default: {
-      const ReluMoments<double> r = relu_moments(m, v);
-      return {r.mean, r.variance, r.cdf};  // d/dm of Phi(alpha)(m + sd gamma) is Phi(alpha)
-    }
-  }
+  return visit_hidden_activation(static_cast<uint32_t>(activation), [&](auto unit) {
+    UnitMoments r{0.0, 0.0, 0.0};
+    r.slope = decltype(unit)::moments_and_mean_slope(m, v, &r.mean, &r.variance);
+    return r;
+  });
 }
 
 // One row's sensitivities into `out` (weight_count values): the forward moment pass keeps every

@@ -11,7 +11,7 @@ import numpy as np
 from . import _core
 from ._compat import BaseEstimator, NotFittedError
 from ._progress import close, progress_callback
-from ._validation import check_choice, check_int, check_X, feature_names_of, match_columns, seed_of
+from ._validation import check_int, check_option, check_X, feature_names_of, match_columns, seed_of
 
 # The blob's metadata notes start with this when pbp_edge wrote it; the rest is JSON: the
 # estimator's class and parameters, what the recipe chose, a classifier's labels.
@@ -75,12 +75,11 @@ class PBPEstimator(BaseEstimator):
         try:
             result = _core.train(
                 X, y, task=task, classes=classes, seed=seed,
-                algorithm=check_choice("algorithm", self.algorithm, ("pbp", "ebp")),
-                activation=check_choice("activation", self.activation, ("relu", "erf", "sign")),
-                prior=check_choice("prior", self.prior,
-                                   ("auto", "learned", "fixed", "ard", "laplace")),
-                inference=check_choice("inference", self.inference, ("adf", "sep")),
-                averaging=check_choice("averaging", self.averaging, ("auto", "on", "off")),
+                algorithm=check_option("algorithm", self.algorithm),
+                activation=check_option("activation", self.activation),
+                prior=check_option("prior", self.prior),
+                inference=check_option("inference", self.inference),
+                averaging=check_option("averaging", self.averaging),
                 threads=threads, feature_names=names, target_name=target_name or "",
                 progress=progress, **options)
         finally:

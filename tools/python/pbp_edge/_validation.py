@@ -5,6 +5,8 @@ import warnings
 
 import numpy as np
 
+from . import _core
+
 try:
     from sklearn.exceptions import DataConversionWarning
 except ImportError:
@@ -153,6 +155,12 @@ def check_choice(name, value, choices):
         listed = ", ".join(repr(c) for c in choices)
         raise ValueError(f"{name} must be one of {listed}, got {value!r}")
     return value
+
+
+def check_option(name, value):
+    """check_choice against the option's values as the trainer names them (_core.option_names:
+    its tables, so no list is copied here)."""
+    return check_choice(name, value, _core.option_names[name])
 
 
 def check_int(name, value, low, high=None, allow_none=False):

@@ -7,7 +7,7 @@ import numpy as np
 
 from ._base import PBPEstimator
 from ._compat import ClassifierMixin
-from ._validation import (check_choice, check_hidden, check_int, check_sample_weight,
+from ._validation import (check_hidden, check_int, check_option, check_sample_weight,
                           check_trainable, check_unweighted, check_X, check_y_length)
 from ._xfail import CLASSIFIER_XFAIL
 from .regressor import input_range_or_none
@@ -132,7 +132,7 @@ class PBPClassifier(ClassifierMixin, PBPEstimator):
     def _fit_codes(self, X, targets, classes, names, target_name):
         check_trainable(X)
         task = "binary" if classes.shape[0] == 2 else "multiclass"
-        softmax = check_choice("softmax", self.softmax, ("mean-field", "bound", "sampled"))
+        softmax = check_option("softmax", self.softmax)
         options = {"hidden": check_hidden(self.hidden, allow_none=False),
                    "epochs": check_int("epochs", self.epochs, 1, 1_000_000),
                    # Two classes train a probit output: no softmax to approximate.

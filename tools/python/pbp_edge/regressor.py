@@ -6,7 +6,7 @@ import numpy as np
 
 from ._base import PBPEstimator
 from ._compat import RegressorMixin
-from ._validation import (check_choice, check_hidden, check_int, check_probability,
+from ._validation import (check_hidden, check_int, check_option, check_probability,
                           check_sample_weight, check_trainable, check_unweighted, check_X, check_y_length)
 from ._xfail import REGRESSOR_XFAIL
 
@@ -61,7 +61,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         y = _regression_targets(y, X)
         check_unweighted(sample_weight, X.shape[0])
         check_trainable(X)
-        recipe = check_choice("recipe", self.recipe, ("auto", "paper"))
+        recipe = check_option("recipe", self.recipe)
         if recipe == "auto" and X.shape[0] < 10:
             raise ValueError(f"recipe='auto' needs at least 10 rows, X has {X.shape[0]}; "
                              "recipe='paper' trains on fewer")

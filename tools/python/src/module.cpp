@@ -4,8 +4,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <iterator>
+
 #include "learning.hpp"
 #include "pbp/pbp_version.h"
+#include "pbp/trainer/option_names.hpp"
 #include "quantisation.hpp"
 #include "runtime_model.hpp"
 #include "training.hpp"
@@ -17,6 +20,24 @@ using pbp::python::TrainRequest;
 PYBIND11_MODULE(_core, m) {
   m.doc() = "pbp-edge's trainer and runtime; use the estimators in pbp_edge";
   m.attr("__version__") = PBP_VERSION_STRING;  // pbp_version.h, from project(VERSION)
+  // Every option's values, from the tables the trainer and the CLI parse them with
+  // (trainer/option_names.hpp; activations and storage types from the runtime's tables), so the
+  // estimators validate their parameters against the same names.
+  py::dict option_names;
+  const auto add = [&option_names](const char* option, const auto& names) {
+    py::tuple values(std::size(names));
+    for (size_t i = 0; i < std::size(names); ++i) values[i] = py::str(names[i].name);
+    option_names[option] = values;
+  };
+  add("activation", pbp::trainer::kActivationNames);
+  add("algorithm", pbp::trainer::kAlgorithmNames);
+  add("prior", pbp::trainer::kPriorNames);
+  add("inference", pbp::trainer::kInferenceNames);
+  add("averaging", pbp::trainer::kAveragingNames);
+  add("softmax", pbp::trainer::kSoftmaxNames);
+  add("recipe", pbp::trainer::kRecipeNames);
+  add("storage", pbp::trainer::kStorageNames);
+  m.attr("option_names") = option_names;
 
   m.def(
       "train",

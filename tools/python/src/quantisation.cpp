@@ -9,6 +9,7 @@
 #include "arrays.hpp"
 #include "pbp/host/errors.hpp"
 #include "pbp/host/quantise.hpp"
+#include "pbp/trainer/option_names.hpp"
 
 namespace pbp::python {
 namespace {
@@ -17,8 +18,9 @@ format::Storage storage_of(const std::string& name) {
   try {
     return host::parse_weight_storage(name);
   } catch (const host::UsageError&) {
-    throw std::invalid_argument(
-        "storage must be 'float32', 'float16', 'int8' or 'int8-logvar', got '" + name + "'");
+    throw std::invalid_argument("storage must be " +
+                                trainer::option_choices(trainer::kStorageNames, "'") + ", got '" +
+                                name + "'");
   }
 }
 

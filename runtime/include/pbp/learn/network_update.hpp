@@ -47,33 +47,6 @@ inline UnitArrays<T> unit_arrays(const MutableLayer<T>* layers, T* workspace, ui
           p + 5 * n, p + 6 * n, p + 7 * n, p + 8 * n, p + 9 * n};
 }
 
-// A hidden unit's moments and their Jacobian (PBP_WITH_* as the runtime was built).
-template <class T>
-inline ActivationJacobian<T> activation_with_jacobian(uint32_t activation, T m, T v, T* mean,
-                                                      T* var) {
-#if PBP_WITH_ERF
-  if (activation == PBP_ACTIVATION_ERF) {
-    const ErfMoments<T> r = erf_moments(m, v);
-    *mean = r.mean;
-    *var = r.variance;
-    return erf_jacobian(m, v, r);
-  }
-#endif
-#if PBP_WITH_SIGN
-  if (activation == PBP_ACTIVATION_SIGN) {
-    const SignMoments<T> r = sign_moments(m, v);
-    *mean = r.mean;
-    *var = r.variance;
-    return sign_jacobian(v, r);
-  }
-#endif
-  (void)activation;
-  const ReluMoments<T> r = relu_moments(m, v);
-  *mean = r.mean;
-  *var = r.variance;
-  return relu_jacobian(r);
-}
-
 template <class T>
 inline LayerWeights<T> weights_of(const MutableLayer<T>& layer) {
   return {layer.mean, layer.variance, layer.inputs, layer.outputs};
@@ -97,7 +70,7 @@ inline UnitArrays<T> forward_with_intermediates(const MutableLayer<T>* layers, u
     }
     if (l + 1 == count) break;
     for (uint32_t j = 0; j < layers[l].outputs; ++j) {
-      const ActivationJacobian<T> jac = activation_with_jacobian(
+      const ActivationJacobian<T> jac = activation_moments_and_jacobian(
           layers[l].activation, u.a_mean[j], u.a_var[j], &u.z_mean[j], &u.z_var[j]);
       u.jac_mean_by_mean[j] = jac.mean_by_mean;
       u.jac_mean_by_var[j] = jac.mean_by_var;

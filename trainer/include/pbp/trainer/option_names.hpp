@@ -7,6 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include "pbp/activations.hpp"
+#include "pbp/format.hpp"
+#include "pbp/storage_types.hpp"
 #include "pbp/trainer/recipe.hpp"
 #include "pbp/trainer/train.hpp"
 
@@ -18,8 +21,17 @@ struct OptionName {
   Value value;
 };
 
+// The hidden activations' names from their table (pbp/activations.hpp).
+#define PBP_ACTIVATION_OPTION(Traits, name, built) {name, static_cast<Activation>(Traits::kId)},
 inline constexpr OptionName<Activation> kActivationNames[] = {
-    {"relu", Activation::relu}, {"erf", Activation::erf}, {"sign", Activation::sign}};
+    PBP_HIDDEN_ACTIVATIONS(PBP_ACTIVATION_OPTION)};
+#undef PBP_ACTIVATION_OPTION
+// The weight storage types' names from their table (pbp/storage_types.hpp).
+#define PBP_STORAGE_OPTION(id, name, built, kernel, validator) \
+  {name, static_cast<format::Storage>(id)},
+inline constexpr OptionName<format::Storage> kStorageNames[] = {
+    PBP_STORAGE_TYPES(PBP_STORAGE_OPTION)};
+#undef PBP_STORAGE_OPTION
 inline constexpr OptionName<Algorithm> kAlgorithmNames[] = {{"pbp", Algorithm::pbp},
                                                             {"ebp", Algorithm::ebp}};
 // "auto" (the default) lets the task pick: learned for regression and counts, fixed otherwise.

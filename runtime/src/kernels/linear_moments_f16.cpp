@@ -3,6 +3,13 @@
 // Each weight is converted exactly to float (format::half_to_float, integer operations only) and
 // goes through the same terms, in the same order, as the float32 kernel (moments.hpp), so a
 // float16 layer gives the float32 kernel's bits on its decoded weights, on every target.
+//
+// Parameters (pbp_layer, as read_stored_weights located and checked it; pbp_open guarantees the
+// ranges): inputs n and outputs in 1 .. PBP_MAX_UNITS (65535), storage PBP_STORAGE_FLOAT16,
+// stored_mean and stored_variance row-major [outputs][n + 1] halves (bias last), finite, variances
+// > 0. Buffers: z_mean[n], z_var[n] (not read when exact_input), a_mean[outputs], a_var[outputs];
+// no two overlap. Any finite or non-finite unit moments: a non-finite input gives non-finite
+// outputs.
 #include "stored_weights.hpp"
 
 #if PBP_WITH_FLOAT16  // else the runtime is built without float16 (pbp.h)
@@ -40,8 +47,8 @@ void rows_f16(const pbp_layer& layer, const float* z_mean, const float* z_var, f
 
 }  // namespace
 
-void linear_moments_f16(const pbp_layer& layer, bool exact_input, const float* z_mean,
-                        const float* z_var, float* a_mean, float* a_var) {
+void linear_moments_f16(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var,
+                        float* a_mean, float* a_var) {
   if (exact_input) {
     rows_f16<true>(layer, z_mean, z_var, a_mean, a_var);
   } else {

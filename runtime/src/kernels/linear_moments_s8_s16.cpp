@@ -13,9 +13,17 @@
 // Where the codes live: in place of the input moments, which the pass never reads again
 // (forward_pass's workspace): m_z's n floats hold A's and B's codes (ab, four bytes a unit, in
 // groups of four: linear_moments_s8_s16.hpp), v_z's first n / 2 floats C's.
-#include "linear_moments_s8_s16.hpp"
+//
+// Parameters (pbp_layer, as read_stored_weights located and checked it; pbp_open guarantees the
+// ranges): inputs n and outputs in 1 .. PBP_MAX_UNITS (65535), storage PBP_STORAGE_INT8 or
+// PBP_STORAGE_INT8_LOG_VARIANCE, stored_mean and stored_variance as format.hpp's int8_weights /
+// int8_log_variance lay them out, scales finite and > 0 (type 4: below 2^95), square-root variance
+// codes > 0; z_mean and z_var are overwritten with the codes. Buffers: z_mean[n], z_var[n] (not
+// read when exact_input), a_mean[outputs], a_var[outputs]; no two overlap. Any finite or non-finite
+// unit moments: a non-finite input gives non-finite outputs.
+#include "kernels/linear_moments_s8_s16.hpp"
 
-#include "relu_moments_fixed.hpp"
+#include "kernels/relu_moments_fixed.hpp"
 #include "stored_weights.hpp"
 
 #if PBP_WITH_INT8  // else the runtime is built without int8 (pbp.h)

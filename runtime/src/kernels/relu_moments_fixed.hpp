@@ -16,6 +16,10 @@
 // below 1e-6 sd (A) and 1e-6 v (B, C): small against the codes' 2^-15 of the layer's largest.
 // The results stay in 32-bit fixed point with an exponent each (no float rounding), so the next
 // layer's codes are one rounding shift of them.
+//
+// Parameters: relu_moments_fixed takes m finite and v finite and >= 0; relu_units_fixed n unit
+// moments (n in 1 .. PBP_MAX_UNITS), any values (false for a non-finite one), its buffers of n
+// words each, not overlapping. The node tables (relu_fixed_table.cpp) are generated.
 #pragma once
 #include <stdint.h>
 

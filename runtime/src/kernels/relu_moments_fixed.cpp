@@ -3,9 +3,9 @@
 // bits: Q30 means value * 2^30 in an integer. Every product is a 32 x 32 -> 64-bit multiply
 // keeping the high word (one SMMUL/UMULL on Cortex-M4/M7), truncating toward minus infinity,
 // the same integers everywhere.
-#include "relu_moments_fixed.hpp"
+#include "kernels/relu_moments_fixed.hpp"
 
-#include "linear_moments_s8_s16.hpp"
+#include "kernels/linear_moments_s8_s16.hpp"
 
 #if PBP_WITH_INT8
 namespace pbp::detail::relu_fixed {
