@@ -77,11 +77,11 @@ struct ErrorSummary {
 int run(const std::string& path, const ParsedOptions& options) {
   const format::Storage storage = parse_weight_storage(options.required_text("storage"));
   const std::string out = options.required_text("out");
-  const std::vector<uint8_t> bytes = read_model_file(path);
-  const std::vector<uint32_t> aligned = aligned_copy(bytes);
-  pbp::Model opened;
-  open_blob(opened, aligned.data(), bytes.size(), path);
-  const trainer::Model original = trainer::read_blob(bytes);
+  // The input's one open: the trainer's model, the rows' description and the fallback's
+  // measurements all read this validated model.
+  const LoadedModel loaded = LoadedModel::load(path);
+  const size_t size = loaded.view().blob_size;
+  const trainer::Model original = trainer::read_model(loaded.view());
   trainer::Model model = original;
   model.weight_storage = storage;
   model.layer_storage.clear();
@@ -97,7 +97,6 @@ int run(const std::string& path, const ParsedOptions& options) {
   trainer::Model rescaled = original;
   if (options.text("data")) {
     if (!int8) throw UsageError("--data applies to --storage int8 or int8-logvar");
-    const LoadedModel loaded = LoadedModel::open(bytes, path);
     rows = load_model_rows(options, loaded.description(), false);
     // An int8 blob's means are on its grid already: rounding it again would change nothing but,
     // from its rounded variances, perhaps its units' scales.
@@ -107,7 +106,7 @@ int run(const std::string& path, const ParsedOptions& options) {
   }
   trainer::check_destination(out);
   if (rows && original.weight_storage == format::Storage::float32) {
-    fallback_steps = fall_back_within_goals(bytes, model, rescaled, *rows, storage, fallback);
+    fallback_steps = fall_back_within_goals(loaded, model, rescaled, *rows, storage, fallback);
   }
   const std::vector<uint8_t> blob = trainer::write_blob(model);
   const trainer::Model written = trainer::read_blob(blob);
@@ -119,9 +118,9 @@ int run(const std::string& path, const ParsedOptions& options) {
     }
   }
   trainer::write_file_atomically(out, blob);
-  const double weights = opened.view().weight_count;
-  std::printf("%s: %zu bytes (%s per weight), weights %s\n", path.c_str(), bytes.size(),
-              general(static_cast<double>(bytes.size()) / weights, 4).c_str(),
+  const double weights = loaded.view().weight_count;
+  std::printf("%s: %zu bytes (%s per weight), weights %s\n", path.c_str(), size,
+              general(static_cast<double>(size) / weights, 4).c_str(),
               storage_text(original.weight_storage));
   std::printf("wrote %s: %zu bytes (%s per weight), weights %s\n", out.c_str(), blob.size(),
               general(static_cast<double>(blob.size()) / weights, 4).c_str(),
@@ -131,7 +130,7 @@ int run(const std::string& path, const ParsedOptions& options) {
               general(variances.absolute, 3).c_str(), general(variances.relative, 3).c_str());
   if (rows && original.weight_storage == format::Storage::float32) {
     report_fallback_layers(fallback_steps, model);
-    report_quantisation_fidelity(bytes, blob, *rows, storage_text(storage), "quantize");
+    report_quantisation_fidelity(loaded, blob, *rows, storage_text(storage), "quantize");
   }
   return 0;
 }

@@ -179,15 +179,15 @@ int run(const ParsedOptions& options) {
   // int8: the units rescaled and the means rounded to keep the layers' sums over the training
   // rows (int8_rounding.hpp), from the float32 blob's values, so that `pbp quantize --data` of
   // that blob gives these bytes.
-  std::vector<uint8_t> float32_blob;
+  std::optional<LoadedModel> float32_original;
   std::vector<LayerFallback> fallback_steps;
   if (int8) {
-    float32_blob = trainer::write_blob(model);
-    model = trainer::read_blob(float32_blob);
+    float32_original.emplace(LoadedModel::open(trainer::write_blob(model), "float32 original"));
+    model = trainer::read_model(float32_original->view());
     trainer::Model rescaled = model;
     trainer::rescale_units(rescaled, trainer::rescale_and_round_for_int8(model, data));
-    fallback_steps =
-        fall_back_within_goals(float32_blob, model, rescaled, model_rows(data), storage, fallback);
+    fallback_steps = fall_back_within_goals(*float32_original, model, rescaled, model_rows(data),
+                                            storage, fallback);
   }
   model.weight_storage = storage;
 
@@ -213,11 +213,11 @@ int run(const ParsedOptions& options) {
     std::cout << chosen << "\n";
   }
   std::cout << "wrote " << out << " (" << bytes << " bytes)\n";
-  if (!float32_blob.empty()) {
+  if (float32_original) {
     std::cout.flush();
     report_fallback_layers(fallback_steps, model);
-    report_quantisation_fidelity(float32_blob, written, model_rows(data), storage_text(storage),
-                                 "train");
+    report_quantisation_fidelity(*float32_original, written, model_rows(data),
+                                 storage_text(storage), "train");
   }
   if (curve) {
     const std::string path = options.required_text("curve");

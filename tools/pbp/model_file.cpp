@@ -70,6 +70,10 @@ const ModelDescription& LoadedModel::description() const {
   return state_->description;
 }
 
+const pbp_model& LoadedModel::view() const {
+  return state_->model.view();
+}
+
 void LoadedModel::require_task(bool served, const char* what) const {
   if (!served) {
     throw std::runtime_error(std::string("a ") + trainer::task_name(state_->description.task) +

@@ -96,13 +96,12 @@ double beyond_goals(const QuantisationFidelity& f) {
 constexpr size_t kEveryAssignmentUpTo = 81;
 }  // namespace
 
-std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& original_blob,
+std::vector<LayerFallback> fall_back_within_goals(const LoadedModel& original,
                                                   trainer::Model& rounded,
                                                   const trainer::Model& rescaled,
                                                   const ModelRows& rows, format::Storage storage,
                                                   Int8Fallback fallback) {
   const ModelRows used = rounding_rows(rows);
-  const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
   const size_t layers = rounded.layers.size();
   std::vector<format::Storage> layer_storage(layers, storage);
   // The steps a layer in storage s may take: up the ladder int8 -> logarithmic variance codes ->
@@ -204,11 +203,10 @@ void report_fallback_layers(const std::vector<LayerFallback>& steps, const train
   std::fflush(stdout);
 }
 
-void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
+void report_quantisation_fidelity(const LoadedModel& original,
                                   const std::vector<uint8_t>& quantised_blob, const ModelRows& rows,
                                   const std::string& storage, const std::string& command) {
   const ModelRows used = rounding_rows(rows);
-  const LoadedModel original = LoadedModel::open(original_blob, "float32 original");
   const LoadedModel quantised = LoadedModel::open(quantised_blob, storage + " blob");
   const QuantisationFidelity f = quantisation_fidelity(original, quantised, used);
   const bool regression = original.description().task == trainer::Task::regression;

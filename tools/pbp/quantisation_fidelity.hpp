@@ -61,7 +61,7 @@ struct LayerFallback {
 // Decided on these rows only. Sets rounded.layer_storage where a layer moved (else leaves `rounded`
 // as it is) and returns the moves, each with the figures before it, in layer order (every
 // assignment) or in the order taken (one layer at a time).
-std::vector<LayerFallback> fall_back_within_goals(const std::vector<uint8_t>& original_blob,
+std::vector<LayerFallback> fall_back_within_goals(const LoadedModel& original,
                                                   trainer::Model& rounded,
                                                   const trainer::Model& rescaled,
                                                   const ModelRows& rows, format::Storage storage,
@@ -71,7 +71,7 @@ void report_fallback_layers(const std::vector<LayerFallback>& steps, const train
 // Measures the two blobs on the rows int8_rounding_rows picks of `rows`, prints one line (for
 // `storage`, e.g. "int8") and, above kFidelityWarningNats or kFidelityWarningEpistemic, a
 // warning on stderr.
-void report_quantisation_fidelity(const std::vector<uint8_t>& original_blob,
+void report_quantisation_fidelity(const LoadedModel& original,
                                   const std::vector<uint8_t>& quantised_blob, const ModelRows& rows,
                                   const std::string& storage, const std::string& command);
 
