@@ -86,16 +86,9 @@ inline const uint8_t* stored_bytes(const pbp_layer& layer, bool variance) {
 inline uint16_t stored_half(const pbp_layer& layer, bool variance, uint32_t i) {
   return format::load_u16(stored_bytes(layer, variance) + 2u * i);
 }
-// Int8 layers: row j's mean scale s_j, the variance tensor's one scale, element i's codes.
+// Int8 layers: row j's mean scale s_j, and element i's variance code.
 inline float int8_row_scale(const pbp_layer& layer, uint32_t row) {
   return format::load_f32(stored_bytes(layer, false) + format::int8_weights::kScaleSize * row);
-}
-inline float int8_variance_scale(const pbp_layer& layer) {
-  return format::load_f32(stored_bytes(layer, true));
-}
-inline int8_t int8_mean_code(const pbp_layer& layer, uint32_t i) {
-  return static_cast<int8_t>(
-      stored_bytes(layer, false)[format::int8_weights::mean_codes_offset(layer.outputs) + i]);
 }
 inline uint8_t int8_variance_code(const pbp_layer& layer, uint32_t i) {
   return stored_bytes(layer, true)[format::int8_weights::kVarianceCodesOffset + i];
