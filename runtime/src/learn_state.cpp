@@ -3,8 +3,8 @@
 #include "learn_state.hpp"
 
 #include "blob_view.hpp"
-#include "pbp/float16.hpp"
 #include "pbp/learn/network_update.hpp"
+#include "pbp/model_view.hpp"
 #include "pbp/storage_types.hpp"
 
 namespace pbp::detail {
@@ -14,32 +14,12 @@ static_assert(PBP_LEARN_WORKSPACE_FLOATS(3u, 7u) == learn::update_workspace_elem
 
 namespace {
 
-// One weight tensor of `layer` into `out`, widened from float16 or decoded from int8 where
-// stored so (format.hpp's int8_weights and int8_log_variance: one float multiply per weight, the
-// same on every target).
+// One weight tensor of `layer` into `out`: model_view's decoder, widened from float16 or decoded
+// from int8 where stored so (one float multiply per weight, the same on every target). A function
+// of this file's, so the learner compiles as it did before the decoder was shared.
 void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, uint32_t count,
                  float* out) {
-  const uint8_t* bytes = static_cast<const uint8_t*>(stored);
-  if (layer.storage == PBP_STORAGE_FLOAT16) {
-    for (uint32_t i = 0; i < count; ++i)
-      out[i] = format::half_to_float(format::load_u16(bytes + 2 * i));
-  } else if (format::has_int8_means(layer.storage) && variance) {
-    const float scale = format::load_f32(bytes);
-    for (uint32_t i = 0; i < count; ++i) {
-      out[i] = format::int8_layer_variance<float>(
-          layer.storage, scale, bytes[format::int8_weights::kVarianceCodesOffset + i]);
-    }
-  } else if (format::has_int8_means(layer.storage)) {
-    namespace q = format::int8_weights;
-    const uint32_t row_length = layer.inputs + 1u;
-    const uint8_t* codes = bytes + q::mean_codes_offset(layer.outputs);
-    for (uint32_t i = 0; i < count; ++i) {
-      const float row_scale = format::load_f32(bytes + q::kScaleSize * (i / row_length));
-      out[i] = q::mean<float>(row_scale, static_cast<int8_t>(codes[i]));
-    }
-  } else {
-    for (uint32_t i = 0; i < count; ++i) out[i] = format::load_f32(bytes + 4 * i);
-  }
+  pbp::model_view::decode_tensor(layer, stored, variance, count, out);
 }
 
 // The bytes pbp_learn_write_blob writes: the source's, and a float16 or int8 source's weights

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "pbp/moments.hpp"
-#include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 
 namespace pbp::detail {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // pbp_learn_update: one PBP update in float over the learner's state (network_update.hpp and the
-// rest of runtime/include/pbp/learn/: the trainer's equations), all or nothing.
+// rest of runtime/core/pbp/learn/: the trainer's equations), all or nothing.
 #include "learn_state.hpp"
 #include "pbp/learn/gamma_update.hpp"
 #include "pbp/learn/likelihood_gradients.hpp"

@@ -1,29 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The optional metadata section: key/length/value entries, validated in full at open time.
 #include "blob_view.hpp"
+#include "pbp/model_view.hpp"
 
 namespace pbp::detail {
 namespace {
 
-struct MetadataEntry {
-  uint32_t key;
-  const uint8_t* value;
-  uint32_t length;
-};
+using model_view::MetadataEntry;
 
-// Reads the entry at `*offset` and advances past it (and its padding); false if it does not fit.
+// The walk every reader of the section takes (model_view.hpp), over a section of pbp_open's.
 bool next_entry(Span metadata, uint32_t* offset, MetadataEntry* entry) {
-  const uint32_t remaining = metadata.size - *offset;
-  if (remaining < format::metadata_entry::kHeaderSize) return false;
-  const uint8_t* p = metadata.data + *offset;
-  entry->key = format::load_u32(p + format::metadata_entry::kKey);
-  entry->length = format::load_u32(p + format::metadata_entry::kLength);
-  entry->value = p + format::metadata_entry::kHeaderSize;
-  // 64-bit: a length near 2^32 must not wrap the padding arithmetic.
-  const uint64_t padded = (static_cast<uint64_t>(entry->length) + 3u) & ~static_cast<uint64_t>(3u);
-  if (padded > remaining - format::metadata_entry::kHeaderSize) return false;
-  *offset += format::metadata_entry::kHeaderSize + static_cast<uint32_t>(padded);
-  return true;
+  return model_view::next_metadata_entry(metadata.data, metadata.size, offset, entry);
 }
 
 pbp_string as_string(const MetadataEntry& entry) {
@@ -95,7 +82,7 @@ extern "C" pbp_status pbp_feature_name(const pbp_model* model, uint32_t index, p
   const pbp::detail::Span metadata{model->metadata, model->metadata_size};
   uint32_t offset = 0;
   uint32_t seen = 0;
-  pbp::detail::MetadataEntry entry;
+  pbp::model_view::MetadataEntry entry;
   while (pbp::detail::next_entry(metadata, &offset, &entry)) {
     if (entry.key != static_cast<uint32_t>(pbp::format::MetadataKey::feature_name)) continue;
     if (seen++ == index) {

@@ -19,6 +19,7 @@
 #include "pbp/host/model_file.hpp"
 #include "pbp/host/prediction_csv.hpp"
 #include "pbp/host/stored_weights_report.hpp"
+#include "pbp/model_view.hpp"
 #include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/input_relevance.hpp"
@@ -117,21 +118,16 @@ const char* section_name(uint32_t type) {
 
 std::string sections_json(const pbp_model& m) {
   std::vector<std::string> items;
-  const uint32_t header_size = fmt::load_u32(m.blob + fmt::header::kHeaderSize);
-  const uint32_t count = fmt::load_u32(m.blob + fmt::header::kSectionCount);
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint8_t* e = m.blob + header_size + i * fmt::section_entry::kSize;
-    const uint32_t type = fmt::load_u32(e + fmt::section_entry::kType);
-    items.push_back(JsonObject()
-                        .add("type", type)
-                        .add_raw("name", json_string(section_name(type)))
-                        .add_raw("required", (fmt::load_u32(e + fmt::section_entry::kFlags) &
-                                              fmt::kSectionRequired)
-                                                 ? "true"
-                                                 : "false")
-                        .add("offset", fmt::load_u32(e + fmt::section_entry::kOffset))
-                        .add("length", fmt::load_u32(e + fmt::section_entry::kLength))
-                        .str());
+  for (uint32_t i = 0; i < model_view::section_count(m); ++i) {
+    const model_view::SectionEntry entry = model_view::section_entry(m, i);
+    items.push_back(
+        JsonObject()
+            .add("type", entry.type)
+            .add_raw("name", json_string(section_name(entry.type)))
+            .add_raw("required", (entry.flags & fmt::kSectionRequired) ? "true" : "false")
+            .add("offset", entry.offset)
+            .add("length", entry.length)
+            .str());
   }
   return json_array(items);
 }
@@ -165,7 +161,7 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
     return JsonObject().add_raw("a", float_text(a)).add_raw("b", float_text(b)).str();
   };
   char crc[16];
-  std::snprintf(crc, sizeof crc, "0x%08x", fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
+  std::snprintf(crc, sizeof crc, "0x%08x", model_view::stored_crc(m));
   JsonObject json;
   json.add_raw("file", json_string(path))
       .add("format_version", fmt::kVersion)
@@ -263,7 +259,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   const std::optional<std::vector<trainer::Gamma>> priors = input_priors(path, m);
   const std::optional<trainer::LaplaceScale> scale = laplace_scale(path, m);
   std::printf("%s: pbp model blob, format v%u, %u bytes, CRC-32 0x%08x (ok)\n", path.c_str(),
-              fmt::kVersion, m.blob_size, fmt::load_u32(m.blob + m.blob_size - fmt::kCrcSize));
+              fmt::kVersion, m.blob_size, model_view::stored_crc(m));
   std::printf("task:       %s, %u inputs, %u output%s\n", task_name(m.task), m.input_count,
               m.output_count, m.output_count == 1 ? "" : "s");
   std::printf("likelihood: %s", likelihood_text(m.likelihood));

@@ -50,7 +50,7 @@ const char* const kUsage =
     "that jump where the continuous mean, psi or CDF crosses a threshold: one agrees (0) when\n"
     "the trainer gives the runtime's value for some mean and psi within the tolerance of its\n"
     "own (relative) and an interval probability within max(tolerance, 4 (k + |log pmf(0)|)\n"
-    "float32 ulps) of 0.95, the accuracy runtime/include/pbp/outputs.hpp documents for the\n"
+    "float32 ulps) of 0.95, the accuracy runtime/core/pbp/outputs.hpp documents for the\n"
     "float CDF summed up to k; otherwise its difference is as above.\n"
     "Prints the largest difference per output and overall (row and output), then PASS or\n"
     "FAIL. Exit code: 0 when every difference is <= the tolerance, 1 above it (or on a bad\n"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Writes the runtime as one folder for any IDE: pbp_runtime.cpp (every runtime/src/*.cpp, their
-internal headers inlined once) beside the public headers (pbp/..., configuration headers
-included) and the LICENSE.
+internal headers, runtime/src's and runtime/core's, inlined once) beside the API headers (pbp/...,
+pbp_config.h and pbp_version.h included) and the LICENSE.
 
     python3 tools/scripts/amalgamate.py OUT_DIR
 
@@ -18,6 +18,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SOURCES = os.path.join(ROOT, "runtime", "src")
+CORE = os.path.join(ROOT, "runtime", "core")  # "pbp/moments.hpp" etc.: internal, not the API
 PUBLIC = os.path.join(ROOT, "runtime", "include", "pbp")
 VERSION_TEMPLATE = os.path.join(ROOT, "runtime", "cmake", "pbp_version.h.in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -42,22 +43,31 @@ PROLOGUE = """// SPDX-License-Identifier: Apache-2.0
 """
 
 
+def internal_header(path, name):
+    """The file an include of `name` in `path` names when it is internal (runtime/src beside
+    `path`, or runtime/core), else None: the API headers stay includes."""
+    for folder in (os.path.dirname(path), SOURCES, CORE):
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate) and not candidate.startswith(PUBLIC + os.sep):
+            return os.path.normpath(candidate)
+    return None
+
+
 def inline(path, seen, out):
-    """Appends `path` to `out`, each internal header (a file of runtime/src) inlined once."""
+    """Appends `path` to `out`, each internal header inlined once."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     for line in lines:
         if SPDX.match(line) or PRAGMA_ONCE.match(line):
             continue
         match = INCLUDE.match(line)
-        internal = match and os.path.isfile(os.path.join(SOURCES, match.group(1)))
-        if not internal:
+        header = match and internal_header(path, match.group(1))
+        if not header:
             out.append(line)
             continue
-        header = os.path.join(SOURCES, match.group(1))
         if header not in seen:
             seen.add(header)
-            out.append("// --- runtime/src/%s ---" % match.group(1))
+            out.append("// --- %s ---" % os.path.relpath(header, ROOT))
             inline(header, seen, out)
 
 

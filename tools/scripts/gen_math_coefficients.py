@@ -8,7 +8,7 @@ printed as exact hexadecimal literals.  Run from anywhere:
 
     python3 tools/scripts/gen_math_coefficients.py
 
-It rewrites runtime/include/pbp/math/coefficients.hpp and tests/runtime/math/reference_values.h.
+It rewrites runtime/core/pbp/math/coefficients.hpp and tests/runtime/math/reference_values.h.
 Requires mpmath (tested with 1.3).  Deterministic: no randomness except a fixed-seed PRNG.
 """
 import os
@@ -321,7 +321,7 @@ def write_coefficients():
     out.append("}  // namespace detail")
     out.append("}  // namespace math")
     out.append("}  // namespace pbp")
-    path = os.path.join(ROOT, "runtime/include/pbp/math/coefficients.hpp")
+    path = os.path.join(ROOT, "runtime/core/pbp/math/coefficients.hpp")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as fh:
         fh.write("\n".join(out) + "\n")

@@ -10,6 +10,18 @@
 namespace pbp::trainer {
 namespace {
 
+// relu_sd, relu_alpha and the tails at alpha (activation_relu.hpp's stages), stored between the loops.
+struct ReluStandardised {
+  double sd;
+  double alpha;
+  math::NormalTails<double> tails;
+};
+inline ReluStandardised relu_standardise(double m, double v) {
+  const double sd = relu_sd(v);
+  const double alpha = relu_alpha(m, sd);
+  return {sd, alpha, pbp::detail::relu_tails(alpha)};
+}
+
 // ReLU moments of layer l's units [begin, end) (whole vectors) and the Jacobian the backward
 // pass needs, in two vectorised loops (relu_standardise, then relu_moments_from with the ratio
 // branch's gamma and Jacobian: two dependency chains half as long as one), then the rare units
@@ -33,7 +45,7 @@ namespace {
   double* ratio = ws.relu_ratio.data() + begin;
   PBP_LOOP_ARRAYS_DISJOINT  // the workspace arrays never overlap
       for (uint32_t j = 0; j < count; ++j) {
-    const ReluStandardised<double> s = relu_standardise(am[j], av[j]);
+    const ReluStandardised s = relu_standardise(am[j], av[j]);
     sd[j] = s.sd;
     alpha[j] = s.alpha;
     cdf[j] = s.tails.cdf;

@@ -2,10 +2,12 @@
 #include "pbp/trainer/input_relevance.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "pbp/format.hpp"
+#include "pbp/model_view.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -83,23 +85,16 @@ namespace {
 std::optional<std::span<const uint8_t>> find_entry(std::span<const uint8_t> metadata,
                                                    fmt::MetadataKey key, const char* name) {
   std::optional<std::span<const uint8_t>> found;
-  size_t offset = 0;
-  while (offset < metadata.size()) {
-    if (metadata.size() - offset < fmt::metadata_entry::kHeaderSize) {
+  if (metadata.size() > UINT32_MAX) throw std::runtime_error("a metadata section over 4 GiB");
+  const auto size = static_cast<uint32_t>(metadata.size());
+  model_view::MetadataEntry entry;
+  for (uint32_t offset = 0; offset < size;) {
+    if (!model_view::next_metadata_entry(metadata.data(), size, &offset, &entry)) {
       throw std::runtime_error("a metadata entry does not fit in its section");
     }
-    const uint8_t* entry = metadata.data() + offset;
-    const uint32_t entry_key = fmt::load_u32(entry + fmt::metadata_entry::kKey);
-    const uint64_t length = fmt::load_u32(entry + fmt::metadata_entry::kLength);
-    const uint64_t padded = (length + 3u) & ~uint64_t{3};
-    if (padded > metadata.size() - offset - fmt::metadata_entry::kHeaderSize) {
-      throw std::runtime_error("a metadata entry does not fit in its section");
-    }
-    offset += fmt::metadata_entry::kHeaderSize + padded;
-    if (entry_key != static_cast<uint32_t>(key)) continue;
+    if (entry.key != static_cast<uint32_t>(key)) continue;
     if (found) throw std::runtime_error(std::string(name) + " appears twice");
-    found = std::span<const uint8_t>(entry + fmt::metadata_entry::kHeaderSize,
-                                     static_cast<size_t>(length));
+    found = std::span<const uint8_t>(entry.value, entry.length);
   }
   return found;
 }

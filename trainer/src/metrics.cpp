@@ -183,7 +183,7 @@ double predictive_entropy(std::span<const double> probabilities) {
 
 // The runtime reports the negative binomial by its mean e^nu and variance e^nu (1 + psi e^nu);
 // both functions below go back to (nu, psi) and use the single copies of the formulas: the mode
-// of runtime/include/pbp/outputs.hpp and the count likelihood's log Z (eqs. 21-22).
+// of runtime/core/pbp/outputs.hpp and the count likelihood's log Z (eqs. 21-22).
 double negative_binomial_mode(double mean, double variance) {
   if (!(mean > 0.0)) return 0.0;
   return outputs::count_moments(std::log(mean), dispersion(mean, variance)).mode;

@@ -17,6 +17,10 @@
  * PBP_WORKSPACE_BYTES(input_count, max_width) bytes.
  *
  * Requirements: a little-endian target with IEEE-754 binary32 floats.
+ *
+ * The rest of the API, each header on its own (a predict-only firmware includes none of them):
+ * learning on the device, pbp/pbp_learn.h; keeping what it learnt across power cuts,
+ * pbp/pbp_store.h; a C++ wrapper of all three, pbp/pbp.hpp. Build options: pbp/pbp_config.h.
  */
 #ifndef PBP_PBP_H
 #define PBP_PBP_H
@@ -24,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pbp/pbp_config.h"  /* what this build runs: PBP_WITH_ERF ... PBP_WITH_INT8 */
 #include "pbp/pbp_version.h" /* PBP_VERSION_MAJOR, _MINOR, _PATCH, _STRING, _NUMBER */
 
 #ifdef __cplusplus
@@ -153,34 +158,6 @@ typedef enum pbp_status {
 #define PBP_ACTIVATION_RELU 1u
 #define PBP_ACTIVATION_ERF 2u  /* erf(a / sqrt 2) = 2 Phi(a) - 1, the EP paper's probit unit */
 #define PBP_ACTIVATION_SIGN 3u /* sign(a), sign(0) = 0 */
-/* What this build of the runtime runs. CMake writes pbp/pbp_config.h from its options
-   (-DPBP_RUNTIME_ACTIVATIONS=relu;erf;sign, -DPBP_RUNTIME_STORAGE=float32;float16;int8) and
-   installs it beside this header, so the installed package states what its library holds.
-   Compiling the runtime's sources without CMake, leave pbp_config.h out and define the macros
-   (or take these defaults: everything). ReLU is always built in; erf and sign hidden layers,
-   float32, float16 and int8 weights each only with its PBP_WITH_* at 1. pbp_open refuses a blob
-   that needs a left-out activation with PBP_ERR_ACTIVATION, a left-out storage type with
-   PBP_ERR_STORAGE_TYPE; leaving them out saves their flash (targets/DEPLOYING.md, "Footprint"). */
-#if defined(__has_include)
-#if __has_include("pbp/pbp_config.h")
-#include "pbp/pbp_config.h"
-#endif
-#endif
-#ifndef PBP_WITH_ERF
-#define PBP_WITH_ERF 1
-#endif
-#ifndef PBP_WITH_SIGN
-#define PBP_WITH_SIGN 1
-#endif
-#ifndef PBP_WITH_FLOAT32
-#define PBP_WITH_FLOAT32 1
-#endif
-#ifndef PBP_WITH_FLOAT16
-#define PBP_WITH_FLOAT16 1
-#endif
-#ifndef PBP_WITH_INT8
-#define PBP_WITH_INT8 1
-#endif
 
 /* A string inside the blob: UTF-8 by convention, not NUL-terminated. */
 typedef struct pbp_string {
@@ -270,7 +247,7 @@ typedef struct pbp_prediction {
 } pbp_prediction;
 
 /* A classification (binary or multiclass model), from the output moments (nu_c, psi_c) of one
- * deterministic forward pass; see runtime/include/pbp/outputs.hpp for the formulas. */
+ * deterministic forward pass; see runtime/core/pbp/outputs.hpp for the formulas. */
 typedef struct pbp_class_result {
   uint32_t class_count;     /* binary: 2 (class 1 is the positive label); multiclass: C */
   uint32_t predicted_class; /* index of the largest probability (lowest index on ties) */
@@ -354,8 +331,5 @@ const char* pbp_status_string(pbp_status status);
 #ifdef __cplusplus
 }
 #endif
-
-#include "pbp/pbp_learn.h" /* learning on the device */
-#include "pbp/pbp_store.h" /* keeping what it learnt across power cuts */
 
 #endif /* PBP_PBP_H */

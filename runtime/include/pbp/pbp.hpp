@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// pbp runtime: a thin C++17 API over pbp.h. Same rules: no heap, no exceptions, statuses.
+// pbp runtime: a thin C++17 API over pbp.h, pbp_learn.h and pbp_store.h (declarations only: a
+// firmware links the learner's and the store's code only if it calls them). Same rules: no heap,
+// no exceptions, statuses. It needs none of the runtime's internal headers (runtime/core).
 //
 //   pbp::Model model;
 //   if (pbp::Status s = model.open(bytes, size); s != PBP_OK) puts(pbp::status_string(s));
@@ -11,6 +13,8 @@
 #include <stdint.h>
 
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
+#include "pbp/pbp_store.h"
 
 namespace pbp {
 

@@ -4,7 +4,7 @@
  * d log Z / d (mean, variance) of the output, a backward pass to every weight, the moment-matching
  * step of eqs. 6-7 on every weight's Gaussian and, for regression, eqs. 9-10 on the noise Gamma
  * (Hernandez-Lobato & Adams 2015): the trainer's ADF update, the same equations
- * (runtime/include/pbp/learn/) in float, source order, the same bits on every target.
+ * (runtime/core/pbp/learn/) in float, source order, the same bits on every target.
  *
  *   static pbp_learner learner;
  *   static float state[PBP_LEARN_STATE_BYTES(MAX_WEIGHTS) / 4];

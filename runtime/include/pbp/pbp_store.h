@@ -23,6 +23,7 @@
 #define PBP_PBP_STORE_H
 
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h" /* pbp_store_save takes a pbp_learner */
 
 #ifdef __cplusplus
 extern "C" {

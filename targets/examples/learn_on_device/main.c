@@ -28,6 +28,8 @@
 #include "boston_rows.h"
 #include "boston_start.h"
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
+#include "pbp/pbp_store.h"
 #include "ram_flash.h"
 
 #define WEIGHTS 751u /* 13-50-1: 50 x 14 + 51 */
@@ -150,9 +152,9 @@ int main(void) {
   unsigned skipped = 0, learnt = 0;
   for (unsigned r = 0; r < BOSTON_STREAM_ROWS; ++r) {
     pbp_learn_outcome outcome;
-    pbp_status status = pbp_learn_update(&learner, model_inputs(boston_stream[r]),
-                                         BOSTON_START_INPUT_COUNT, boston_stream[r][BOSTON_ROW_MEDV],
-                                         update_workspace, sizeof update_workspace, &outcome);
+    pbp_status status = pbp_learn_update(
+        &learner, model_inputs(boston_stream[r]), BOSTON_START_INPUT_COUNT,
+        boston_stream[r][BOSTON_ROW_MEDV], update_workspace, sizeof update_workspace, &outcome);
     if (status != PBP_OK) {
       printf("row %u: %s\n", r, pbp_status_string(status));
       return 1;

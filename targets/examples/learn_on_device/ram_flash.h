@@ -4,7 +4,7 @@
 #ifndef RAM_FLASH_H
 #define RAM_FLASH_H
 
-#include "pbp/pbp.h"
+#include "pbp/pbp_store.h"
 
 #define RAM_FLASH_PAGE 1024u /* erase unit */
 #define RAM_FLASH_WRITE 8u   /* program unit (a double word, as on many Cortex-M parts) */

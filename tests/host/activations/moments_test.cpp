@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The erf and sign moments (runtime/include/pbp/activation_*.hpp) against Monte Carlo, their
+// The erf and sign moments (runtime/core/pbp/activation_*.hpp) against Monte Carlo, their
 // deterministic and non-finite cases, and float (the runtime's) against double (the trainer's).
 #include <gtest/gtest.h>
 

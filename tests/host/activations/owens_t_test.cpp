@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Owen's T by 16-point Gauss-Legendre (runtime/include/pbp/math/owens_t.hpp) in float and double
+// Owen's T by 16-point Gauss-Legendre (runtime/core/pbp/math/owens_t.hpp) in float and double
 // against a long double reference: the same integral on 64 panels of 16 points each (each panel's
 // rule error is then below long double rounding), itself checked against the closed forms
 // T(h, 1) = Phi(h) Phi(-h) / 2 and T(0, a) = atan(a) / (2 pi).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"

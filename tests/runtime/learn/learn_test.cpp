@@ -10,6 +10,7 @@
 #include "learn_vectors.h"
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 
 namespace {
 

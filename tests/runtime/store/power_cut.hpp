@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pbp/pbp.h"
+#include "pbp/pbp_store.h"
 #include "simulated_nor.hpp"
 
 namespace pbp_test {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pbp/pbp.h"
+#include "pbp/pbp_store.h"
 
 namespace pbp_test {
 

@@ -6,6 +6,7 @@
 #include "harness.hpp"
 #include "int8_blob.hpp"
 #include "pbp/math.hpp"
+#include "pbp/pbp_learn.h"
 #include "simulated_nor.hpp"
 
 namespace {

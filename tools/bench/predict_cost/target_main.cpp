@@ -10,6 +10,7 @@
 
 #include "kernels.hpp"
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 #include PREDICT_COST_HEADER
 
 namespace {

@@ -92,6 +92,10 @@ double LoadedModel::noise_std() const {
   return std::sqrt(b / (a - 1.0)) * static_cast<double>(view.target_std);
 }
 
+const pbp_model& LoadedModel::view() const {
+  return state_->model.view();
+}
+
 void LoadedModel::require_task(bool served, const char* what) const {
   if (!served) {
     throw std::runtime_error(std::string("a ") + trainer::task_name(state_->description.task) +

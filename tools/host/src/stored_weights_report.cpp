@@ -5,34 +5,15 @@
 #include <cmath>
 
 #include "pbp/format.hpp"
+#include "pbp/model_view.hpp"
 
 namespace pbp::host {
 
 namespace fmt = pbp::format;
 
 std::vector<float> layer_values(const pbp_layer& layer, bool variance) {
-  const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
-  const void* stored = variance ? layer.stored_variance : layer.stored_mean;
-  std::vector<float> values(count);
-  if (fmt::has_int8_means(layer.storage)) {
-    namespace int8 = fmt::int8_weights;
-    const uint8_t* bytes = static_cast<const uint8_t*>(stored);
-    const size_t row_length = layer.inputs + 1u;
-    for (size_t i = 0; i < count; ++i) {
-      values[i] = variance
-                      ? fmt::int8_layer_variance<float>(layer.storage, fmt::load_f32(bytes),
-                                                        bytes[int8::kVarianceCodesOffset + i])
-                      : int8::mean<float>(
-                            fmt::load_f32(bytes + int8::kScaleSize * (i / row_length)),
-                            static_cast<int8_t>(bytes[int8::mean_codes_offset(layer.outputs) + i]));
-    }
-    return values;
-  }
-  for (size_t i = 0; i < count; ++i) {
-    values[i] = layer.storage == PBP_STORAGE_FLOAT16
-                    ? fmt::half_to_float(static_cast<const uint16_t*>(stored)[i])
-                    : static_cast<const float*>(stored)[i];
-  }
+  std::vector<float> values(model_view::weight_element_count(layer));
+  model_view::decode_weights(layer, variance, values.data());
   return values;
 }
 
@@ -56,10 +37,10 @@ double half_rounding_radius(uint16_t h) {
 
 // Logarithmic variance codes: half a step in log v of the widest step (M's rounding makes them
 // 8.6 % to 9.4 %), about 4.6 %; code 0 stands for every variance up to t: within 100 % of t.
-double log_code_bound(const uint8_t* codes, size_t count) {
+double log_code_bound(const pbp_layer& layer, uint32_t count) {
   namespace log_codes = fmt::int8_log_variance;
-  for (size_t i = 0; i < count; ++i) {
-    if (codes[fmt::int8_weights::kVarianceCodesOffset + i] == 0u) return 1.0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (model_view::int8_variance_code(layer, i) == 0u) return 1.0;
   }
   double widest = 1.0;
   for (int code = 0; code < 255; ++code) {
@@ -72,23 +53,21 @@ double log_code_bound(const uint8_t* codes, size_t count) {
 // Half a step of each int8 code: s_j / 2 of a row's means; a variance code u stands for standard
 // deviations within u +- 1/2 (u = 1 also for every smaller one), variances within
 // (u + 1/2)^2 / u^2 - 1 of w u^2 relative.
-void add_int8_bound(const pbp_layer& layer, size_t count, QuantisationBound& bound) {
+void add_int8_bound(const pbp_layer& layer, uint32_t count, QuantisationBound& bound) {
   namespace int8 = fmt::int8_weights;
-  const uint8_t* means = static_cast<const uint8_t*>(layer.stored_mean);
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     bound.mean_absolute =
-        std::fmax(bound.mean_absolute, 0.5 * fmt::load_f32(means + int8::kScaleSize * j));
+        std::fmax(bound.mean_absolute, 0.5 * model_view::int8_row_scale(layer, j));
   }
   // The relative bound falls with u: the smallest code has the largest. (An integer minimum, not
   // an fmax reduction over the codes, which GCC 12's aarch64 vectoriser crashes on at -O3.)
-  const uint8_t* codes = static_cast<const uint8_t*>(layer.stored_variance);
   if (layer.storage == PBP_STORAGE_INT8_LOG_VARIANCE) {
-    bound.variance_relative = std::fmax(bound.variance_relative, log_code_bound(codes, count));
+    bound.variance_relative = std::fmax(bound.variance_relative, log_code_bound(layer, count));
     return;
   }
   uint32_t smallest = int8::kVarianceCodeMax;
-  for (size_t i = 0; i < count; ++i) {
-    smallest = std::min<uint32_t>(smallest, codes[int8::kVarianceCodesOffset + i]);
+  for (uint32_t i = 0; i < count; ++i) {
+    smallest = std::min<uint32_t>(smallest, model_view::int8_variance_code(layer, i));
   }
   const double u = smallest;
   bound.variance_relative = std::fmax(bound.variance_relative, (u + 0.5) * (u + 0.5) / (u * u) - 1);
@@ -101,7 +80,7 @@ QuantisationBound quantisation_bound(const pbp_model& m) {
   bool int8 = false, half = false;
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
-    const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+    const uint32_t count = model_view::weight_element_count(layer);
     int8 = int8 || fmt::has_int8_means(layer.storage);
     half = half || layer.storage == PBP_STORAGE_FLOAT16;
     bound.storage = int8 && half ? "int8 and float16"
@@ -113,13 +92,12 @@ QuantisationBound quantisation_bound(const pbp_model& m) {
       continue;
     }
     if (layer.storage != PBP_STORAGE_FLOAT16) continue;
-    const auto* means = static_cast<const uint16_t*>(layer.stored_mean);
-    const auto* variances = static_cast<const uint16_t*>(layer.stored_variance);
-    for (size_t i = 0; i < count; ++i) {
-      bound.mean_absolute = std::fmax(bound.mean_absolute, half_rounding_radius(means[i]));
-      const double relative = variances[i] == 1u ? 1.0
-                                                 : half_rounding_radius(variances[i]) /
-                                                       fmt::half_to_float(variances[i]);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint16_t mean = model_view::stored_half(layer, false, i);
+      const uint16_t variance = model_view::stored_half(layer, true, i);
+      bound.mean_absolute = std::fmax(bound.mean_absolute, half_rounding_radius(mean));
+      const double relative =
+          variance == 1u ? 1.0 : half_rounding_radius(variance) / fmt::half_to_float(variance);
       bound.variance_relative = std::fmax(bound.variance_relative, relative);
     }
   }

@@ -53,7 +53,7 @@ class SoftmaxLogBoundLikelihood final : public Likelihood {
 };
 
 // Multiclass, the mean-field approximation of E[softmax_y(z)] that the predictions use
-// (runtime/include/pbp/outputs.hpp, Lu, Ie & Sha 2020): log Z = log q_y,
+// (runtime/core/pbp/outputs.hpp, Lu, Ie & Sha 2020): log Z = log q_y,
 // q_y = 1 / (1 + sum_{k != y} exp(-(m_y - m_k) / sqrt(1 + pi/8 (v_y + v_k)))). Deterministic;
 // unlike the log bound its d/dv changes sign (positive where the label is not the most likely
 // class), so it does not shrink every output variance on every point. Labels are clamped like

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Derivatives of the erf and sign moment maps for the trainer's backward pass: the double
-// instantiation of runtime/include/pbp/learn/activation_jacobians.hpp (the one copy).
+// instantiation of runtime/core/pbp/learn/activation_jacobians.hpp (the one copy).
 #pragma once
 #include "pbp/trainer/relu_jacobian.hpp"
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pbp/pbp.h"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::trainer {
@@ -25,6 +26,8 @@ std::vector<uint8_t> write_blob(const Model& model);
 // the runtime's status text otherwise (and std::runtime_error for an ARD input-prior or Laplace
 // scale entry the runtime skips but that is malformed: decode_input_priors, decode_laplace_scale).
 Model read_blob(std::span<const uint8_t> blob);
+// read_blob of a blob pbp_open has opened already (`opened` and its blob stay the caller's).
+Model read_model(const pbp_model& opened);
 
 // `layer`'s weights as an int8 blob stores them in `storage`, type 3 or 4 (write_blob's rounding,
 // FORMAT.md "Storage type 3" and "Storage type 4"), decoded: exact in double, what read_blob of

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Layer moments in double through the shared moment templates (runtime/include/pbp/moments.hpp),
+// Layer moments in double through the shared moment templates (runtime/core/pbp/moments.hpp),
 // for the host tools that walk a model one row, or many rows, at a time.
 #pragma once
 #include <cstddef>

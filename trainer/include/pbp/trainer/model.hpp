@@ -115,7 +115,7 @@ struct Prediction {
 };
 
 // The network's output moments z_i ~ N(mean[i], variance[i]), i < output_count(), for raw input
-// `x`: what each task's predictive distribution (runtime/include/pbp/outputs.hpp) is built from.
+// `x`: what each task's predictive distribution (runtime/core/pbp/outputs.hpp) is built from.
 struct OutputLayerMoments {
   std::vector<double> mean;
   std::vector<double> variance;
@@ -123,11 +123,11 @@ struct OutputLayerMoments {
 OutputLayerMoments output_layer_moments(const Model& model, std::span<const double> x);
 
 // Double-precision prediction through the shared moment templates
-// (runtime/include/pbp/moments.hpp). `x` has input_count() raw (unstandardised) values.
+// (runtime/core/pbp/moments.hpp). `x` has input_count() raw (unstandardised) values.
 Prediction predict(const Model& model, std::span<const double> x);
 
 // Class probabilities of a binary (2 values: p(y=0), p(y=1)) or multiclass model in double, by the
-// shared output formulas (runtime/include/pbp/outputs.hpp) that the runtime runs in float.
+// shared output formulas (runtime/core/pbp/outputs.hpp) that the runtime runs in float.
 std::vector<double> predict_class_probabilities(const Model& model, std::span<const double> x);
 
 }  // namespace pbp::trainer

@@ -2,7 +2,7 @@
 // The moment-matching rules PBP applies to every factor it incorporates, in double for the
 // trainer: the Gaussian update of eqs. 6-7 and the Gamma update of eqs. 9-10 (Hernandez-Lobato &
 // Adams 2015). Both the likelihood (ADF) and the prior refinement (EP) use these. The equations
-// themselves are written once in runtime/include/pbp/learn/ (the device's learner runs them in
+// themselves are written once in runtime/core/pbp/learn/ (the device's learner runs them in
 // float); these are their double instantiations under the trainer's names.
 #pragma once
 #include <optional>

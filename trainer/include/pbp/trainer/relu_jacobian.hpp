@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Derivatives of the ReLU moment map for the trainer's backward pass: the double instantiation of
-// runtime/include/pbp/learn/activation_jacobians.hpp (the one copy of these equations).
+// runtime/core/pbp/learn/activation_jacobians.hpp (the one copy of these equations).
 #pragma once
 #include "pbp/learn/activation_jacobians.hpp"
 

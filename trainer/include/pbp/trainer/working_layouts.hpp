@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The trainer's working layouts of a layer's weights and its vectorised sums over them: the
-// loops of linear_moments (runtime/include/pbp/moments.hpp) over the same per-term equations
+// loops of linear_moments (runtime/core/pbp/moments.hpp) over the same per-term equations
 // (mean_term, variance_term), arranged for the host's vector units. Nothing here enters a
 // device build: the runtime's sums run in source order, part of its bit-exact contract.
 #pragma once

@@ -74,6 +74,8 @@ class LoadedModel {
   const pbp::Model& runtime() const;
   // sqrt(b / (a - 1)) of the noise Gamma in target units (regression).
   double noise_std() const;
+  // The runtime's validated model of the blob this owns (pbp_open's view, read in place).
+  const pbp_model& view() const;
   // Predictive distribution for `x` (description().inputs raw values), original units. Each
   // throws std::runtime_error if the model's task is not the one it serves or the runtime fails.
   trainer::Prediction predict(std::span<const double> x) const;  // regression

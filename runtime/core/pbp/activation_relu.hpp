@@ -59,20 +59,6 @@ inline T relu_alpha(T m, T sd) {
   return m / sd;
 }
 
-// relu_sd, relu_alpha and the tails at alpha, for callers that store them between loops.
-template <class T>
-struct ReluStandardised {
-  T sd;
-  T alpha;
-  math::NormalTails<T> tails;
-};
-template <class T>
-inline ReluStandardised<T> relu_standardise(T m, T v) {
-  const T sd = relu_sd(v);
-  const T alpha = relu_alpha(m, sd);
-  return {sd, alpha, detail::relu_tails(alpha)};
-}
-
 // gamma = phi(alpha)/Phi(alpha), or its asymptotic series -alpha - 1/alpha + 2/alpha^3 below
 // kReluAsymptoteBelow.
 template <class T>

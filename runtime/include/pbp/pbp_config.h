@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* pbp/pbp_config.h: every compile-time option of the runtime, with its default and meaning, in
+ * one place (pbp.h includes it). An option is a macro, 0 or 1, set in one of three ways:
+ *   - CMake: the cache options named below; the runtime is compiled with them, and the installed
+ *     copy of this header (cmake --install) has the defaults replaced by what the installed
+ *     library was built with, so the package states what it holds.
+ *   - Without CMake (the amalgamation, an IDE, targets/arduino): -D on the compiler line, for the
+ *     runtime's sources and for the firmware alike; what is not defined takes the default here.
+ *   - Editing the defaults below in a copy of the headers shipped with the sources.
+ * Options left out save their flash (targets/DEPLOYING.md, "Footprint"); pbp_open refuses a blob
+ * needing what is 0 here (PBP_ERR_ACTIVATION, PBP_ERR_STORAGE_TYPE), never misreads it.
+ *
+ * Not options, and not here: what the compiler says the CPU has (the DSP dual 16-bit multiply,
+ * __fp16 conversion, a square-root instruction) is detected where it is used and changes no bit. */
+#ifndef PBP_PBP_CONFIG_H
+#define PBP_PBP_CONFIG_H
+
+/* Hidden activations. ReLU is always built in; CMake: -DPBP_RUNTIME_ACTIVATIONS="relu;erf;sign"
+ * (default all three). */
+/* erf hidden layers, PBP_ACTIVATION_ERF (probit units): default 1. */
+#ifndef PBP_WITH_ERF
+#define PBP_WITH_ERF 1
+#endif
+/* sign hidden layers, PBP_ACTIVATION_SIGN: default 1. */
+#ifndef PBP_WITH_SIGN
+#define PBP_WITH_SIGN 1
+#endif
+
+/* Weight storage types; at least one. CMake: -DPBP_RUNTIME_STORAGE="float32;float16;int8"
+ * (default all three). */
+/* PBP_STORAGE_FLOAT32 weights (what pbp train writes): default 1. */
+#ifndef PBP_WITH_FLOAT32
+#define PBP_WITH_FLOAT32 1
+#endif
+/* PBP_STORAGE_FLOAT16 weights (pbp quantize --storage float16): default 1. */
+#ifndef PBP_WITH_FLOAT16
+#define PBP_WITH_FLOAT16 1
+#endif
+/* PBP_STORAGE_INT8 and PBP_STORAGE_INT8_LOG_VARIANCE weights (pbp quantize --storage int8), and
+ * the fixed-point ReLU kernel they run: default 1. */
+#ifndef PBP_WITH_INT8
+#define PBP_WITH_INT8 1
+#endif
+
+#if !(PBP_WITH_FLOAT32 || PBP_WITH_FLOAT16 || PBP_WITH_INT8)
+#error "pbp_config.h: PBP_WITH_FLOAT32, PBP_WITH_FLOAT16 and PBP_WITH_INT8 are all 0"
+#endif
+
+#endif /* PBP_PBP_CONFIG_H */
