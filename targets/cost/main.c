@@ -27,13 +27,16 @@
 #ifndef COST_STACK_PAINT_WORDS
 #define COST_STACK_PAINT_WORDS 512u
 #endif
+#ifndef COST_MAX_CLASSES
+#define COST_MAX_CLASSES PBP_MAX_CLASSES
+#endif
 #define COST_ROWS 4u
 #define COST_PAINT 0x5AA5C33Cu
 
 static uint32_t blob[COST_MAX_BLOB_BYTES / 4u];
 static float workspace[PBP_WORKSPACE_FLOATS(COST_MAX_INPUTS, COST_MAX_WIDTH)];
 static float row[COST_MAX_INPUTS];
-static float probabilities[PBP_MAX_CLASSES];
+static float probabilities[COST_MAX_CLASSES];
 static pbp_model model;
 static uint32_t lcg = 12345u;
 volatile float cost_sink;
@@ -89,7 +92,7 @@ __attribute__((noinline)) static pbp_status predict(void) {
       pbp_class_result r;
       const pbp_status s =
           pbp_predict_classes(&model, row, model.input_count, workspace, sizeof workspace,
-                              probabilities, PBP_MAX_CLASSES, &r);
+                              probabilities, COST_MAX_CLASSES, &r);
       cost_sink = r.confidence;
       return s;
     }

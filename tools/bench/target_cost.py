@@ -28,8 +28,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HOST = os.path.join(ROOT, "build", "host")
 TABLE = os.path.join(ROOT, "tools", "pbp", "target_cost_table.inc")
 STORAGES = ("float32", "float16", "int8", "int8-logvar")
-TERMS = ("regression", "binary", "multiclass", "classes", "count", "inputs", "first_weights",
-         "first_rows", "weights", "relu_inputs", "erf_inputs", "sign_inputs", "layers")
+TERMS = ("regression", "binary", "multiclass", "classes", "class_pairs", "count", "inputs",
+         "first_weights", "first_rows", "weights", "relu_inputs", "erf_inputs", "sign_inputs",
+         "layers")
 TOLERANCE = 0.10
 
 # (task, shape, hidden activation): small ones first (the micro:bit's RAM holds ~7 KB of blob).
@@ -41,6 +42,11 @@ FITTING = [
     ("regression", "5-12-12-1", "erf"), ("regression", "5-12-12-1", "sign"),
     ("binary", "10-20-1", "relu"), ("count", "10-20-1", "relu"),
     ("multiclass", "6-10-4", "relu"), ("multiclass", "30-12-6", "relu"),
+    ("regression", "7-10-1", "relu"), ("regression", "2-30-1", "relu"),
+    ("regression", "9-6-6-1", "relu"), ("regression", "12-12-12-1", "relu"),
+    ("regression", "4-20-1", "erf"), ("regression", "4-20-1", "sign"),
+    ("binary", "5-25-1", "relu"), ("count", "3-12-1", "relu"),
+    ("multiclass", "8-8-3", "relu"), ("multiclass", "12-6-10", "relu"),
     ("regression", "30-40-1", "relu"), ("regression", "64-32-1", "relu"),
     ("regression", "100-64-1", "relu"), ("regression", "10-200-1", "relu"),
     ("regression", "256-128-1", "relu"), ("regression", "20-64-48-1", "relu"),
@@ -49,6 +55,10 @@ FITTING = [
     ("binary", "50-30-1", "relu"), ("count", "40-30-1", "relu"),
     ("multiclass", "20-30-5", "relu"), ("multiclass", "100-60-3", "relu"),
     ("multiclass", "64-128-64-20", "relu"), ("multiclass", "300-100-10", "relu"),
+    # wide hidden layers: their weights' coefficient is set by these, not by the constants
+    ("regression", "8-150-150-1", "relu"), ("regression", "30-200-100-1", "relu"),
+    ("regression", "16-64-256-1", "relu"), ("multiclass", "50-120-160-8", "relu"),
+    ("regression", "500-50-1", "relu"), ("regression", "10-80-80-80-1", "relu"),
 ]
 HELD_OUT = [("regression", "13-50-1", "relu"), ("regression", "8-100-100-1", "relu"),
             ("multiclass", "784-400-400-10", "relu")]
@@ -127,29 +137,48 @@ def inspect(pbp, preset, blob):
     return json.loads(run([pbp, "inspect", blob, "--json", "--target", preset]))["target"]
 
 
+def terms_of(pbp, blob):
+    """A blob's cost terms: the same for every target; asked of one the table knows."""
+    known = list(table_entries()) or ["cortex-m4f"]
+    return inspect(pbp, known[0], blob)["cost_terms"]
+
+
 def solve(rows, values):
-    """Least squares of rows * x = values (normal equations, Gauss-Jordan with pivoting)."""
+    """Least squares of rows * x = values: normal equations of the unit-norm columns, Gauss-Jordan
+    with pivoting; ValueError when the columns are (numerically) dependent."""
     n = len(rows[0])
+    norms = [max(sum(r[i] ** 2 for r in rows) ** 0.5, 1e-300) for i in range(n)]
+    rows = [[x / norm for x, norm in zip(r, norms)] for r in rows]
     a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] +
          [sum(r[i] * v for r, v in zip(rows, values))] for i in range(n)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        if abs(a[pivot][col]) < 1e-12 * max(1.0, abs(a[col][col])):
+        if abs(a[pivot][col]) < 1e-10:
             raise ValueError("singular")
         a[col], a[pivot] = a[pivot], a[col]
         for r in range(n):
             if r != col:
                 f = a[r][col] / a[col][col]
                 a[r] = [x - f * y for x, y in zip(a[r], a[col])]
-    return [a[i][n] / a[i][i] for i in range(n)]
+    return [a[i][n] / a[i][i] / norms[i] for i in range(n)]
 
 
 def fit_storage(samples):
-    """samples: [(terms dict, instructions)] -> {term: coefficient} over the terms present."""
-    used = [t for t in TERMS if any(terms[t] for terms, _ in samples)]
+    """samples: [(terms dict, instructions)] -> {term: coefficient}. A term the samples do not
+    separate from the terms before it (too few shapes fit a small board's RAM) stays unfitted:
+    `pbp inspect` then gives no estimate for a model that has it, rather than a wrong one."""
+    used = []
+    for term in TERMS:
+        if not any(terms[term] for terms, _ in samples):
+            continue
+        try:
+            solve([[terms[t] / y for t in used + [term]] for terms, y in samples],
+                  [1.0] * len(samples))
+            used.append(term)
+        except ValueError:
+            pass
     rows = [[terms[t] / y for t in used] for terms, y in samples]
-    coefficients = solve(rows, [1.0] * len(samples))
-    return dict(zip(used, coefficients))
+    return dict(zip(used, solve(rows, [1.0] * len(samples))))
 
 
 def memory_lengths(board):
@@ -192,7 +221,7 @@ def fit_target(preset, pbp, blobs, terms):
     stack = dict.fromkeys(STORAGES, 0)
     for blob, (instructions, used) in measured.items():
         if blob not in terms:
-            terms[blob] = inspect(pbp, preset, blob)["cost_terms"]
+            terms[blob] = terms_of(pbp, blob)
         (storage, values), = terms[blob].items()
         by_storage[storage].append((values, instructions))
         stack[storage] = max(stack[storage], used)

@@ -2,7 +2,8 @@
 // The cost formula of target_cost.hpp. Instructions per prediction =
 //   sum over terms t of coefficient[target][storage][t] * term t of the model,
 // the terms (cost_terms below): the task's fixed cost (the output step, one per task, plus per
-// class for multiclass), per input (standardisation, checks), the first layer's weights m*n and
+// class and per pair of classes for multiclass: the softmax's mean-field approximation is
+// pairwise), per input (standardisation, checks), the first layer's weights m*n and
 // rows m, every later layer's weights, inputs (n, after its input's activation: relu, erf or
 // sign) and one per layer. (A later layer's rows are its successor's inputs, or the outputs: no
 // term of their own, which would make the terms linearly dependent.) A layer's terms take the
@@ -26,6 +27,7 @@ enum Term : unsigned {
   kBinary,
   kMulticlass,
   kClasses,
+  kClassPairs,
   kCount,
   kInputs,
   kFirstWeights,
@@ -38,8 +40,9 @@ enum Term : unsigned {
   kTermCount
 };
 const char* const kTermNames[kTermCount] = {
-    "regression", "binary",  "multiclass",  "classes",    "count",       "inputs", "first_weights",
-    "first_rows", "weights", "relu_inputs", "erf_inputs", "sign_inputs", "layers"};
+    "regression",  "binary",     "multiclass",    "classes",    "class_pairs",
+    "count",       "inputs",     "first_weights", "first_rows", "weights",
+    "relu_inputs", "erf_inputs", "sign_inputs",   "layers"};
 
 constexpr unsigned kStorageCount = 4;  // float32, float16, int8, int8-logvar (PBP_STORAGE_* - 1)
 const char* const kStorageNames[kStorageCount] = {"float32", "float16", "int8", "int8-logvar"};
@@ -93,6 +96,7 @@ Terms cost_terms(const pbp_model& m) {
     case PBP_TASK_MULTICLASS:
       add(first, kMulticlass, 1);
       add(first, kClasses, m.output_count);
+      add(first, kClassPairs, 0.5 * m.output_count * (m.output_count - 1.0));
       break;
     case PBP_TASK_COUNT_DATA:
       add(first, kCount, 1);
