@@ -30,7 +30,7 @@ TABLE = os.path.join(ROOT, "tools", "pbp", "target_cost_table.inc")
 STORAGES = ("float32", "float16", "int8", "int8-logvar")
 TERMS = ("regression", "binary", "multiclass", "classes", "class_pairs", "count", "inputs",
          "first_weights", "first_rows", "weights", "relu_inputs", "erf_inputs", "sign_inputs",
-         "layers")
+         "layers", "half_subnormals", "half_subnormal_shifts")
 TOLERANCE = 0.10
 
 # (task, shape, hidden activation): small ones first (the micro:bit's RAM holds ~7 KB of blob).

@@ -8,6 +8,7 @@
 // sign) and one per layer. (A later layer's rows are its successor's inputs, or the outputs: no
 // term of their own, which would make the terms linearly dependent.) A layer's terms take the
 // coefficients of its own storage type, the task and input terms those of the first layer's.
+// float16 layers add their subnormal weights and the decoding loop's passes over them.
 #include "target_cost.hpp"
 
 #include <cmath>
@@ -37,12 +38,15 @@ enum Term : unsigned {
   kErfInputs,
   kSignInputs,
   kLayers,
+  kHalfSubnormals,
+  kHalfSubnormalShifts,
   kTermCount
 };
 const char* const kTermNames[kTermCount] = {
-    "regression",  "binary",     "multiclass",    "classes",    "class_pairs",
-    "count",       "inputs",     "first_weights", "first_rows", "weights",
-    "relu_inputs", "erf_inputs", "sign_inputs",   "layers"};
+    "regression",  "binary",  "multiclass",      "classes",
+    "class_pairs", "count",   "inputs",          "first_weights",
+    "first_rows",  "weights", "relu_inputs",     "erf_inputs",
+    "sign_inputs", "layers",  "half_subnormals", "half_subnormal_shifts"};
 
 constexpr unsigned kStorageCount = 4;  // float32, float16, int8, int8-logvar (PBP_STORAGE_* - 1)
 const char* const kStorageNames[kStorageCount] = {"float32", "float16", "int8", "int8-logvar"};
@@ -80,6 +84,26 @@ struct Terms {
   double value[kStorageCount][kTermCount] = {};
   bool uses[kStorageCount] = {};
 };
+
+// float16 weights are decoded at every prediction: where the core has no half conversion, a
+// subnormal half (a small variance: common in wide layers) takes a loop, one pass per leading
+// zero of its mantissa.
+void add_half_subnormals(const pbp_layer& layer, Terms& terms) {
+  if (layer.storage != PBP_STORAGE_FLOAT16) return;
+  const unsigned s = storage_index(layer.storage);
+  const size_t count = size_t{layer.outputs} * (layer.inputs + 1u);
+  for (const void* tensor : {layer.stored_mean, layer.stored_variance}) {
+    const uint8_t* bytes = static_cast<const uint8_t*>(tensor);
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t magnitude = (bytes[2 * i] | uint32_t{bytes[2 * i + 1]} << 8) & 0x7FFFu;
+      if (magnitude == 0 || magnitude >= 0x0400u) continue;
+      uint32_t passes = 0;
+      for (uint32_t mantissa = magnitude; (mantissa & 0x400u) == 0u; mantissa <<= 1) ++passes;
+      terms.value[s][kHalfSubnormals] += 1;
+      terms.value[s][kHalfSubnormalShifts] += passes;
+    }
+  }
+}
 
 Terms cost_terms(const pbp_model& m) {
   Terms terms;
@@ -123,6 +147,7 @@ Terms cost_terms(const pbp_model& m) {
         n);
     add(s, kLayers, 1);
   }
+  for (uint32_t l = 0; l < m.layer_count; ++l) add_half_subnormals(m.layers[l], terms);
   return terms;
 }
 
@@ -160,7 +185,7 @@ Fit fit_of(const TargetCost& t, const pbp_model& m, uint32_t stack) {
 }
 
 std::string bytes_text(uint64_t bytes) {
-  return general(static_cast<double>(bytes), 12) + " B";
+  return std::to_string(bytes) + " bytes";
 }
 
 }  // namespace
@@ -177,9 +202,9 @@ void print_target_report(const pbp_model& m, const std::string& target) {
   const uint32_t stack = stack_bytes(t, terms);
   const Fit fit = fit_of(t, m, stack);
   if (t.flash_bytes == 0) {
-    std::printf("target:     %s (Linux: no fixed flash or RAM)\n", t.name);
+    std::printf("device:     %s (Linux: no fixed flash or RAM)\n", t.name);
   } else {
-    std::printf("target:     %s (board %s: %s of flash, %s of RAM)\n", t.name, t.board,
+    std::printf("device:     %s (board %s: %s of flash, %s of RAM)\n", t.name, t.board,
                 bytes_text(t.flash_bytes).c_str(), bytes_text(t.ram_bytes).c_str());
   }
   std::printf("  flash:    %s = blob %s + runtime %s (every kernel, the preset's build)%s\n",
