@@ -5,7 +5,10 @@
  * PBP_COUNT_MARK), each prediction runs between two marks.
  *
  * It reads blob0.pbp, blob1.pbp, ... from the current directory (semihosting on bare metal, the
- * file system on Linux) into RAM until one is missing, and for each prints
+ * file system on Linux) into RAM until one is missing, or, built with COST_FLASH_BLOB (a path:
+ * target_cost_flash, with flash_blob.c, for a board whose RAM cannot hold the blob), runs that
+ * one from flash, and
+ * for each prints
  *   blob <i>: rows <R> stack <bytes>      (or "blob <i>: <status>" if it does not open)
  * after R predictions on rows drawn around the model's input standardisation. Before the first
  * blob, two marks in a row: what a mark costs by itself. The stack is the high-water mark of one
@@ -33,7 +36,11 @@
 #define COST_ROWS 4u
 #define COST_PAINT 0x5AA5C33Cu
 
+#ifdef COST_FLASH_BLOB
+extern const uint8_t cost_flash_blob[], cost_flash_blob_end[]; /* flash_blob.c */
+#else
 static uint32_t blob[COST_MAX_BLOB_BYTES / 4u];
+#endif
 static float workspace[PBP_WORKSPACE_FLOATS(COST_MAX_INPUTS, COST_MAX_WIDTH)];
 static float row[COST_MAX_INPUTS];
 static float probabilities[COST_MAX_CLASSES];
@@ -99,6 +106,7 @@ __attribute__((noinline)) static pbp_status predict(void) {
   }
 }
 
+#ifndef COST_FLASH_BLOB
 static size_t read_blob(const char* name) {
   FILE* f = fopen(name, "rb");
   if (f == NULL) return 0;
@@ -107,14 +115,10 @@ static size_t read_blob(const char* name) {
   fclose(f);
   return more ? sizeof blob + 1u : n;
 }
+#endif
 
-static int measure(uint32_t index, size_t size) {
-  if (size > sizeof blob) {
-    printf("blob %u: larger than the %u bytes of this build's buffer\n", (unsigned)index,
-           (unsigned)sizeof blob);
-    return 0;
-  }
-  const pbp_status opened = pbp_open(&model, blob, size);
+static int measure(uint32_t index, const void* data, size_t size) {
+  const pbp_status opened = pbp_open(&model, data, size);
   if (opened != PBP_OK || model.input_count > COST_MAX_INPUTS ||
       model.workspace_bytes > sizeof workspace) {
     printf("blob %u: %s\n", (unsigned)index,
@@ -142,13 +146,22 @@ static int measure(uint32_t index, size_t size) {
 int main(void) {
   cost_mark();
   cost_mark();
+#ifdef COST_FLASH_BLOB
+  return measure(0, cost_flash_blob, (size_t)(cost_flash_blob_end - cost_flash_blob));
+#else
   int failed = 0;
   for (uint32_t i = 0;; ++i) {
     char name[32];
     snprintf(name, sizeof name, "blob%u.pbp", (unsigned)i);
     const size_t size = read_blob(name);
     if (size == 0) break;
-    failed |= measure(i, size);
+    if (size > sizeof blob) {
+      printf("blob %u: larger than the %u bytes of this build's buffer\n", (unsigned)i,
+             (unsigned)sizeof blob);
+      continue;
+    }
+    failed |= measure(i, blob, size);
   }
   return failed;
+#endif
 }
