@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* target_cost: what one prediction costs on this target, per model blob, for the cost table that
- * `pbp inspect --target` reads (tools/bench/target_cost.sh fits it, targets/cost/check.sh checks
- * it). Under QEMU with the instruction-count plugin marking cost_mark (count-instructions.sh,
+ * `pbp inspect --target` reads (`tools/bench/target_cost.py fit` fits it, `... check` checks it).
+ * Under QEMU with the instruction-count plugin marking cost_mark (count-instructions.sh,
  * PBP_COUNT_MARK), each prediction runs between two marks.
  *
  * It reads blob0.pbp, blob1.pbp, ... from the current directory (semihosting on bare metal, the

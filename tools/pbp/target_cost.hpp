@@ -2,7 +2,7 @@
 // `pbp inspect --target NAME`: will the model fit that target, and how fast will it predict?
 // Flash, RAM and stack from the target's board and its measured build; instructions per
 // prediction from a per-target linear cost formula fitted to QEMU counts (target_cost_table.inc,
-// written by tools/bench/target_cost.sh).
+// written by tools/bench/target_cost.py fit).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // target_cost_blob: a deterministic random model blob of any shape, for the per-target cost fit
-// and its check (tools/bench/target_cost.sh, targets/cost/).
+// and its check (tools/bench/target_cost.py, targets/cost/).
 //
 //   target_cost_blob --shape 13-50-1 [--storage float32|float16|int8|int8-logvar] [--task
 //   regression|binary|
