@@ -23,6 +23,7 @@
 #include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/input_relevance.hpp"
+#include "target_cost.hpp"
 
 namespace pbp::cli {
 namespace {
@@ -30,11 +31,16 @@ namespace {
 namespace fmt = pbp::format;
 
 const char* const kUsage =
-    "usage: pbp inspect MODEL.pbp [--json]\n"
+    "usage: pbp inspect MODEL.pbp [--json] [--target TARGET]\n"
     "\n"
     "Validates a model blob exactly as a device would (pbp_open) and prints its header, sizes,\n"
     "CRC and metadata. Exits 1 with the runtime's status if the blob is invalid.\n"
     "\n"
+    "  --target TARGET  also: will it fit TARGET (a targets/presets.txt name: cortex-m0, -m3,\n"
+    "           -m4f, -m7, -m33, -m55, aarch64-linux, armv7hf-linux, rv32imac, rv32imafc),\n"
+    "           and how fast? Flash (blob + runtime), RAM (workspace + predict stack) against its\n"
+    "           board, and instructions per prediction from a cost formula fitted to QEMU\n"
+    "           counts (targets/DEPLOYING.md, \"Will it fit\"). With --json: a \"target\" object\n"
     "  --json   dump everything as JSON: task, layers (inputs, outputs, activation, mean and\n"
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
     "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
@@ -313,12 +319,13 @@ void print_summary(const std::string& path, const pbp::Model& model) {
 }  // namespace
 
 int command_inspect(const Arguments& args) {
-  const CommandDefinition command{"inspect", kUsage, {{"json", false}}};
-  // The model path is the one positional argument; parse_options sees only the flags.
+  const CommandDefinition command{"inspect", kUsage, {{"json", false}, {"target", true}}};
+  // The model path is the one positional argument; parse_options sees only the options.
   Arguments flags;
   std::vector<std::string> paths;
-  for (const std::string& argument : args) {
-    (argument.rfind("-", 0) == 0 ? flags : paths).push_back(argument);
+  for (size_t i = 0; i < args.size(); ++i) {
+    (args[i].rfind("-", 0) == 0 ? flags : paths).push_back(args[i]);
+    if (args[i] == "--target" && i + 1 < args.size()) flags.push_back(args[++i]);
   }
   return run_command(command, flags, [&](const ParsedOptions& options) {
     if (paths.size() != 1) throw UsageError("expected exactly one model file");
@@ -326,10 +333,19 @@ int command_inspect(const Arguments& args) {
     const std::vector<uint32_t> blob = aligned_copy(bytes);
     pbp::Model model;
     open_blob(model, blob.data(), bytes.size(), paths[0]);
+    const std::optional<std::string> target = options.text("target");
+    const std::vector<std::string> targets = cost_target_names();
+    if (target && std::find(targets.begin(), targets.end(), *target) == targets.end()) {
+      print_target_report(model.view(), *target);  // throws UsageError naming the known targets
+    }
     if (options.has("json")) {
-      std::cout << inspect_json(paths[0], model) << "\n";
+      std::string json = inspect_json(paths[0], model);
+      if (target)
+        json.insert(json.size() - 1, ", \"target\": " + target_report_json(model.view(), *target));
+      std::cout << json << "\n";
     } else {
       print_summary(paths[0], model);
+      if (target) print_target_report(model.view(), *target);
     }
     return 0;
   });

@@ -4,12 +4,18 @@
  * neither plugins nor qemu-plugin.h, so the few declarations needed are written out here.
  * Counting is an inline add per executed translation block, so it is exact and repeatable for
  * bare-metal images (single vCPU). Built by targets/tools/count-instructions.sh (or this folder's
- * CMakeLists.txt); see that script for use. */
+ * CMakeLists.txt); see that script for use.
+ * With the argument mark=<hex address> (`-plugin libinsncount.so,mark=0x1234`), each execution of
+ * the instruction at that address also prints "mark: N", the count so far: the difference of
+ * two marks is what ran between them (the marked block's own instructions are counted at its
+ * start, the same in every mark). targets/cost measures each prediction so. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef uint64_t qemu_plugin_id_t;
 struct qemu_plugin_tb;
@@ -26,6 +32,9 @@ typedef struct {
 enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 = 0 };
 typedef void (*tb_trans_cb_t)(qemu_plugin_id_t, struct qemu_plugin_tb*);
 typedef void (*udata_cb_t)(qemu_plugin_id_t, void*);
+struct qemu_plugin_insn;
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS = 0 };
+typedef void (*vcpu_udata_cb_t)(unsigned int, void*);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t, tb_trans_cb_t);
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb*, enum qemu_plugin_op, void*,
@@ -33,15 +42,35 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb*, enum qemu_
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb*);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t, udata_cb_t, void*);
 void qemu_plugin_outs(const char*);
+struct qemu_plugin_insn* qemu_plugin_tb_get_insn(const struct qemu_plugin_tb*, size_t);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn*);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn*, vcpu_udata_cb_t,
+                                            enum qemu_plugin_cb_flags, void*);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 static uint64_t insn_count;
+static uint64_t mark_address;
+static bool has_mark;
+
+static void at_mark(unsigned int vcpu, void* p) {
+  (void)vcpu;
+  (void)p;
+  char buf[64];
+  snprintf(buf, sizeof buf, "mark: %" PRIu64 "\n", insn_count);
+  qemu_plugin_outs(buf);
+}
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   (void)id;
-  qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count,
-                                           qemu_plugin_tb_n_insns(tb));
+  const size_t n = qemu_plugin_tb_n_insns(tb);
+  qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count, n);
+  for (size_t i = 0; has_mark && i < n; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    if (qemu_plugin_insn_vaddr(insn) == mark_address) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, at_mark, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    }
+  }
 }
 
 static void at_exit(qemu_plugin_id_t id, void* p) {
@@ -56,8 +85,12 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
                                                                const qemu_info_t* info, int argc,
                                                                char** argv) {
   (void)info;
-  (void)argc;
-  (void)argv;
+  for (int i = 0; i < argc; ++i) {
+    if (strncmp(argv[i], "mark=", 5) == 0) {
+      mark_address = strtoull(argv[i] + 5, NULL, 16);
+      has_mark = true;
+    }
+  }
   qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
   qemu_plugin_register_atexit_cb(id, at_exit, NULL);
   return 0;
