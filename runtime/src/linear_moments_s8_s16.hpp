@@ -443,7 +443,8 @@ inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count, const TailG
 }
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
-// pair and sum (SMLALD, into 64-bit sums held as two words), the tail group last. The weight bytes
+// pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
+// for the others), the tail group first. The weight bytes
 // k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the word and of
 // it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to 65025)
 // do not fit a signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768
@@ -456,33 +457,51 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
                                                               const TailGroup& tail,
                                                               uint64_t b_paired_total) {
   using namespace dsp;
-  uint32_t mean_low = 0, mean_high = 0;
   uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
   const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
-  const auto step = [&](const uint8_t* at_q, const uint8_t* at_u, const uint8_t* group)
-      __attribute__((always_inline)) {
+  // One group: its mean terms into a 32-bit block (SMLAD: a block of at most kMeanBlock terms
+  // stays within int32, and one register where a 64-bit sum would take two and spill).
+  const auto step = [&](const uint8_t* at_q, const uint8_t* at_u, const uint8_t* group,
+                        int32_t block) __attribute__((always_inline)) {
     const uint32_t qw = load_word(at_q);
-    smlald_words(sxtb16(qw), load_word(group), mean_low, mean_high);
-    smlald_words(sxtb16_ror8(qw), load_word(group + 4u), mean_low, mean_high);
+    block = smlad(sxtb16(qw), load_word(group), block);
+    block = smlad(sxtb16_ror8(qw), load_word(group + 4u), block);
     const uint32_t uw = load_word(at_u);
     smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
                  spread_high);
     smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
                  spread_high);
+    return block;
   };
   // Pointers and a count-down: the loop keeps everything in registers.
   const uint8_t* q_at = q_bytes;
   const uint8_t* u_at = u;
   const uint8_t* group = ab;
-  for (uint32_t groups = count / 4u; groups != 0; --groups) {
-    step(q_at, u_at, group);
-    q_at += 4u;
-    u_at += 4u;
-    group += 16u;
+  const auto groups_of = [&](uint32_t groups, int32_t block)
+      __attribute__((always_inline)) {  // 0 < groups <= kMeanBlock / 4
+    do {
+      block = step(q_at, u_at, group, block);
+      q_at += 4u;
+      u_at += 4u;
+      group += 16u;
+    } while (--groups != 0);
+    return block;
+  };
+  const int32_t tail_block = step(q_bytes + count - 3u, u + count - 3u, tail.ab, 0);
+  uint32_t groups_left = count / 4u;
+  int64_t mean;
+  if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
+    mean = groups_left != 0 ? groups_of(groups_left, tail_block) : tail_block;
+  } else {
+    mean = tail_block;
+    while (groups_left != 0) {
+      const uint32_t groups = groups_left > kMeanBlock / 4u ? kMeanBlock / 4u : groups_left;
+      groups_left -= groups;
+      mean += groups_of(groups, 0);
+    }
   }
-  step(q_bytes + count - 3u, u + count - 3u, tail.ab);
   RowSums sums;
-  sums.mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
+  sums.mean = mean;
   sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
   sums.square = 0;
   if constexpr (kHasC) {  // a loop of its own: with it, the one above would run out of registers
