@@ -27,7 +27,8 @@ float g_workspace[PBP_WORKSPACE_BYTES(PREDICT_COST_INPUT_COUNT, kMaxWidth) / siz
 float g_sd[kMaxWeights];
 #endif
 #if defined(PREDICT_COST_MODE_mlp8)
-pbp_bench::Int8MlpRow g_int8_rows[kMaxWidth * PBP_MAX_LAYERS];
+constexpr uint32_t kMaxInt8Rows = 2 * kMaxWidth + 8;  // a 13-50-1 has 51 (16 KB of RAM on the M0)
+pbp_bench::Int8MlpRow g_int8_rows[kMaxInt8Rows];
 int8_t g_int8_workspace[PREDICT_COST_INPUT_COUNT + 2 * kMaxWidth];
 #endif
 #if defined(PREDICT_COST_MODE_learn)
@@ -59,8 +60,8 @@ int main() {
 #endif
 #if defined(PREDICT_COST_MODE_mlp8)
   pbp_bench::Int8Mlp int8_mlp;
-  if (!pbp_bench::prepare_int8_mlp(model, predict_cost_inputs[0], g_int8_rows,
-                                   kMaxWidth * PBP_MAX_LAYERS, g_workspace, int8_mlp)) {
+  if (!pbp_bench::prepare_int8_mlp(model, predict_cost_inputs[0], g_int8_rows, kMaxInt8Rows,
+                                   g_workspace, int8_mlp)) {
     printf("predict_cost: the int8 MLP needs an int8 blob\n");
     return 1;
   }
