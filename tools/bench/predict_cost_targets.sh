@@ -5,17 +5,23 @@
 # the same model's weights in float16 (`pbp quantize --storage float16`), (a8)
 # pbp_predict with the same model's weights quantised to int8 (`pbp quantize --storage int8`),
 # (a8l) the same with logarithmic variance codes (`--storage int8-logvar`, storage type 4),
-# (b) a plain float MLP forward pass of the same shape with the weight means, (c) a 30-sample
+# (b) a plain float MLP forward pass of the same shape with the weight means, (b8) a plain int8
+# MLP of the same shape on the int8 blob's mean codes, written as CMSIS-NN writes one (SMLAD on
+# SXTB16-packed pairs, per-row requantisation: kernels.hpp), (c) a 30-sample
 # estimate (weights drawn per sample), all built with the preset's toolchain and the runtime's
 # flags (tools/bench/predict_cost/), and (d) one pbp_learn_update (learning on the device) with the
-# RAM it takes; side by side in one run.
+# RAM it takes; side by side in one run. Where the board has the flash, also the wide shape:
+# pbp_predict_classes on the int8 Fashion-MNIST example's 784-400-400-10 blob against (b8) on
+# the same blob (tools/bench/predict_cost/wide_main.cpp).
 #   tools/bench/predict_cost_targets.sh [<boston.csv>] [preset...]   (default: cortex-m4f cortex-m0)
 # The model and 8 inputs come from the host tool (build/bench, built here if needed): trained on
 # the CSV's first 306 rows with its last rows as inputs, or the deterministic random model.
 # PREDICT_COST_MODEL=<model.pbp> skips the training (a model trained on those 306 rows).
 # Each count is (N-iteration run - 1-iteration run) / (N - 1): start-up cancels.
-# Goals: (a) <= 3 x (b) on cortex-m4f; int8 (issue 13): (a8) <= 1.2 x (b) on cortex-m4f and
-# (a8) < (b) on cortex-m0. Reports what it measured; exits 0 unless a step fails.
+# Goals (issue 35): (a) <= 2.5 x (b) on cortex-m4f; int8 never slower than float32, (a8) <= (a)
+# on every target; (a8) < (b) on cortex-m0; (a8) <= 3 x (b8) on cortex-m4f and cortex-m7 (for
+# 784-400-400-10; printed here for this shape). Reports what it measured; exits 0 unless a step
+# fails.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 csv=""
@@ -72,6 +78,7 @@ for preset in "${presets[@]}"; do
     # the learning ELFs may not fit a small board's RAM beside the harness (newlib, printf heap).
     targets=(predict_cost_pbp_1 predict_cost_pbp_101 predict_cost_mlp_1 predict_cost_mlp_101
       predict_cost_sample_1 predict_cost_sample_11)
+    [[ $storage == int8 ]] && targets+=(predict_cost_mlp8_1 predict_cost_mlp8_101)
     if ! log=$(cmake --build "$out" -j2 --target "${targets[@]}" 2>&1); then
       echo "$log" >&2
       echo "$preset: the prediction ELFs failed to build ($storage)" >&2
@@ -84,6 +91,14 @@ for preset in "${presets[@]}"; do
     [[ $storage == float32 && -f "$out/predict_cost_learn_1" && -f "$out/predict_cost_learn_101" ]] &&
       specs+=(learn:101)
     [[ $storage != float32 ]] && specs=(pbp:101)
+    [[ $storage == int8 ]] && specs+=(mlp8:101)
+    # The wide shape, 784-400-400-10 (the int8 Fashion-MNIST example's blob), where the board has
+    # the flash for it (CMakeLists.txt defines its ELFs there).
+    if [[ $storage == int8 ]] &&
+      cmake --build "$out" -j2 --target predict_cost_wide_pbp_1 predict_cost_wide_pbp_3 \
+        predict_cost_wide_mlp8_1 predict_cost_wide_mlp8_3 >/dev/null 2>&1; then
+      specs+=(wide_pbp:3 wide_mlp8:3)
+    fi
     for spec in "${specs[@]}"; do
       mode=${spec%%:*}
       n=${spec##*:}
@@ -101,17 +116,26 @@ for preset in "${presets[@]}"; do
   done
   awk -v p="$preset" -v a="${per[pbp]}" -v a8="${per[pbpint8]}" -v a8l="${per[pbpint8-logvar]}" \
     -v a16="${per[pbpfloat16]}" \
-    -v b="${per[mlp]}" \
+    -v b="${per[mlp]}" -v b8="${per[mlp8int8]}" -v w8="${per[wide_pbpint8]:-0}" \
+    -v wb8="${per[wide_mlp8int8]:-0}" \
     -v c="${per[sample]}" -v d="${per[learn]:-0}" -v ram="$ram" 'BEGIN {
     printf "%s: instructions per prediction (QEMU, exact)\n", p
     printf "  (a) pbp_predict float32 %9d   (a8) pbp_predict int8 %9d\n", a, a8
-    printf "  (b) plain MLP %9d   (c) 30 samples %11d\n", b, c
-    goal = (p == "cortex-m4f") ? ((a <= 3 * b) ? "   goal <= 3: pass" : "   goal <= 3: FAIL") : ""
+    printf "  (b) plain MLP %9d   (b8) plain int8 MLP %9d   (c) 30 samples %11d\n", b, b8, c
+    goal = (p == "cortex-m4f") ? ((a <= 2.5 * b) ? "   goal <= 2.5: pass" : "   goal <= 2.5: FAIL") : ""
     goal8 = ""
-    if (p == "cortex-m4f") goal8 = (a8 <= 1.2 * b) ? "   goal <= 1.2: pass" : "   goal <= 1.2: FAIL"
     if (p == "cortex-m0") goal8 = (a8 < b) ? "   goal < 1: pass" : "   goal < 1: FAIL"
     printf "  (a) / (b) = %.2f%s   (a8) / (b) = %.2f%s   (c) / (a) = %.1f\n", a / b, goal, a8 / b,
       goal8, c / a
+    printf "  (a8) / (a) = %.2f   goal <= 1: %s   (a8) / (b8) = %.2f\n", a8 / a,
+      (a8 <= a) ? "pass" : "FAIL", a8 / b8
+    if (w8 > 0) {
+      goalw = ""
+      if (p == "cortex-m4f" || p == "cortex-m7")
+        goalw = (w8 <= 3 * wb8) ? "   goal <= 3: pass" : "   goal <= 3: FAIL"
+      printf "  784-400-400-10 int8: pbp_predict_classes %9d   plain int8 MLP %9d   ratio %.2f%s\n",
+        w8, wb8, w8 / wb8, goalw
+    }
     printf "  (a16) pbp_predict float16 %9d   (a16) / (a) = %.2f\n", a16, a16 / a
     printf "  (a8l) pbp_predict int8-logvar %9d   (a8l) / (b) = %.2f   (a8l) / (a8) = %.2f\n", a8l,
       a8l / b, a8l / a8

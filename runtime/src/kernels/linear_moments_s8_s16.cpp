@@ -243,18 +243,6 @@ __attribute__((always_inline)) inline void rescaled_row(
   *a_var = var;
 }
 
-// One row's sums with its bias term (k = n: A and B the bias unit's codes, C = 0).
-template <bool kHasC>
-__attribute__((always_inline)) inline RowSums row_sums_with_bias(const int8_t* q, const uint8_t* u,
-                                                                 uint32_t n, const Codes& codes,
-                                                                 int32_t bias_a,
-                                                                 uint64_t b_paired_total) {
-  RowSums sums = row_sums<kHasC>(q, u, n, codes.ab, codes.c, b_paired_total);
-  sums.mean += int32_t{q[n]} * bias_a;                                         // |q bias_a| < 2^22
-  sums.spread += uint32_t{u[n]} * u[n] * static_cast<uint32_t>(codes.bias_b);  // < 2^31
-  return sums;
-}
-
 // The rows: exact integer sums, then per row a_mean = (S_A s_j) f_mean and
 // a_var = S_B f_spread + (S_C s_j^2) f_square, the f's per layer: the layer scales times the
 // codes' powers of two (and w).
@@ -290,18 +278,20 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   // tiny variance scale, or codes for tiny moments) takes the rows' exact-order path below.
   const bool tiny_factor =
       !is_normal(mean_factor) || !is_normal(spread_factor) || (kHasC && !is_normal(square_factor));
-  const uint64_t b_paired_total = kPairedLoop ? paired_code_total(codes.ab, n) : 0u;
   // The bias's 1 is a whole number of A's steps unless some |A_k| >= 2^15 (eA > 0): there it
   // would round to 0 or 1 step, so its mean term is added in float after the rows instead.
   const bool bias_mean_in_float = codes.ea > 0;
-  const int32_t bias_a = bias_mean_in_float ? 0 : codes.bias_a;
+  TailGroup tail;
+  make_tail_group(codes.ab, kHasC ? codes.c : nullptr, n, bias_mean_in_float ? 0 : codes.bias_a,
+                  codes.bias_b, tail);
+  const uint64_t b_paired_total = kPairedLoop ? paired_code_total(codes.ab, n, tail) : 0u;
   const int8_t* q = means;
   const uint8_t* u = deviations;
   if constexpr (!kHasC) {
     // Two passes: the sums of every row to floats (in a_mean, a_var), then the scales; each loop
     // then keeps what it needs in registers.
     for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
-      const RowSums sums = row_sums_with_bias<false>(q, u, n, codes, bias_a, b_paired_total);
+      const RowSums sums = row_sums<false>(q, u, n, codes.ab, nullptr, tail, b_paired_total);
       a_mean[j] = to_float(sums.mean);
       a_var[j] = to_float(sums.spread);
     }
@@ -321,7 +311,7 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   } else {
     if (log_variance) log_spreads();  // a_var[j] is read before row j writes it
     for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
-      const RowSums sums = row_sums_with_bias<true>(q, u, n, codes, bias_a, b_paired_total);
+      const RowSums sums = row_sums<true>(q, u, n, codes.ab, codes.c, tail, b_paired_total);
       const float s = format::load_f32(row_scales + int8::kScaleSize * j);
       const float mean_sum = to_float(sums.mean);
       const float scaled_mean = mean_sum * s;

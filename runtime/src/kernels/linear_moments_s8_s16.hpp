@@ -50,9 +50,11 @@ inline Unpacked unpack(uint32_t magnitude) {
   return {fraction | 0x800000u, static_cast<int32_t>(biased) - 150};
 }
 
-// Thumb-1 has no CLZ instruction (GCC calls a library routine): a binary search there.
+// Thumb-1 and RISC-V without Zbb have no count-leading-zeros instruction (GCC calls a library
+// routine): a binary search there.
 inline int32_t leading_zeros(uint32_t x) {  // x != 0
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+#if (defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1) || \
+    (defined(__riscv) && !defined(__riscv_zbb))
   int32_t n = 0;
   if (x < 0x10000u) n += 16, x <<= 16;
   if (x < 0x1000000u) n += 8, x <<= 8;
@@ -106,23 +108,20 @@ inline float scale_by_power_of_two(float x, int32_t e) {
 }
 
 // An exact integer sum to the nearest float (IEEE, ties to even): below 2^32 by the 32-bit
-// conversion (one instruction with an FPU), above by integer operations on the bits, so no
-// 64-bit library conversion runs (slow without an FPU, and on Cortex-M4F too).
+// conversion (one instruction with an FPU), above by 32-bit integer operations on its top word
+// (its 32 leading bits, the rest a sticky bit), so no 64-bit library conversion or shift runs
+// (slow without an FPU, and on Cortex-M4F too).
 __attribute__((always_inline)) inline float to_float(uint64_t x) {
-  const uint32_t high = static_cast<uint32_t>(x >> 32);
-  if (high == 0) return static_cast<float>(static_cast<uint32_t>(x));
-  const uint32_t shift = 40u - static_cast<uint32_t>(__builtin_clz(high));  // bit length - 24
-  // x = significand * 2^shift + rest, significand in 2^23 .. 2^24 - 1
-  uint32_t significand = static_cast<uint32_t>(x >> shift);
-  const uint64_t rest = x & ((uint64_t{1} << shift) - 1u);
-  const uint64_t half = uint64_t{1} << (shift - 1u);
-  if (rest > half || (rest == half && (significand & 1u) != 0)) ++significand;
-  uint32_t exponent = shift + 150u;  // biased: the value is significand * 2^(exponent - 150)
-  if (significand == (1u << 24)) {
-    significand >>= 1;
-    ++exponent;
-  }
-  return float_from_bits((exponent << 23) | (significand & 0x7FFFFFu));
+  const uint32_t high = static_cast<uint32_t>(x >> 32), low = static_cast<uint32_t>(x);
+  if (high == 0) return static_cast<float>(low);
+  const uint32_t zeros = static_cast<uint32_t>(leading_zeros(high));
+  const uint32_t top = high << zeros | (low >> 1) >> (31u - zeros);        // bit 31 set
+  const uint32_t rest = (top & 0xFFu) | ((low << zeros) != 0u ? 1u : 0u);  // below the 24 bits
+  uint32_t significand = top >> 8;  // 2^23 .. 2^24 - 1: x ~ significand 2^(40 - zeros)
+  if (rest > 0x80u || (rest == 0x80u && (significand & 1u) != 0u)) ++significand;
+  // the biased exponent is (40 - zeros) + 150; significand's 2^23 bit adds 1 to the field below
+  // it, and a carry to 2^24 one more
+  return float_from_bits(((189u - zeros) << 23) + significand);
 }
 __attribute__((always_inline)) inline float to_float(int64_t x) {  // no frame of its own
   if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<float>(static_cast<int32_t>(x));
@@ -240,10 +239,11 @@ inline int32_t load_c(const uint8_t* c, uint32_t k, uint32_t count) {
   return k < grouped_count(count) ? load_code(c, (k & ~3u) + kGroupOrder[k & 3u]) : load_code(c, k);
 }
 
-// One row's three sums over k < count (the bias term is the caller's):
-//   mean   = sum q_k A_k          (|term| < 2^22: 512 terms stay within int32)
+// One row's three sums over its `count` weights and its bias (position count, unit codes of the
+// bias unit: the tail group's):
+//   mean   = sum q_k A_k          (|term| < 2^22)
 //   spread = sum u_k^2 B_k        (B_k >= 0, term < 2^31)
-//   square = sum q_k^2 C_k        (C_k >= 0, term < 2^29; skipped without C)
+//   square = sum q_k^2 C_k        (C_k >= 0, term < 2^29; skipped without C; the bias's C is 0)
 // Exact in 64 bits for any count <= 65535, so every summation order gives the same integers.
 struct RowSums {
   int64_t mean;
@@ -252,49 +252,89 @@ struct RowSums {
 };
 inline constexpr uint32_t kMeanBlock = 512u;  // terms per 32-bit block of the mean sum
 
-// The portable loop: a group's four terms at a time, then the rest (c read only with kHasC).
+// A row's last four bytes, positions count - 3 .. count (the bias at count), as one more group:
+// the codes of the units past the last full group and of the bias unit, 0 where a full group
+// already covers the position or the position is before a short row (there the byte read is the
+// blob's before the row, the previous row's or the tensor's scales, times 0). Every row then ends
+// with one more group step, whatever its length, and no remainder loop.
+struct TailGroup {
+  alignas(4) uint8_t ab[16];
+  alignas(4) uint8_t c[8];
+};
+inline void make_tail_group(const uint8_t* ab, const uint8_t* c, uint32_t count, int32_t bias_a,
+                            int32_t bias_b, TailGroup& tail) {
+  const uint32_t grouped = grouped_count(count);
+  int32_t a[4], b[4], square[4];
+  for (uint32_t i = 0; i < 4u; ++i) {
+    const uint32_t k = count + i;  // the position + 3 (unsigned: no position below 0)
+    const bool rest = k >= grouped + 3u && k < count + 3u;
+    a[i] = k == count + 3u ? bias_a : rest ? load_code(ab, 2u * (k - 3u)) : 0;
+    b[i] = k == count + 3u ? bias_b : rest ? load_code(ab, 2u * (k - 3u) + 1u) : 0;
+    square[i] = rest && c != nullptr ? load_code(c, k - 3u) : 0;
+  }
+  store_ab_group(tail.ab, 0, a, b);
+  store_c_group(tail.c, 0, square);
+}
+
+// The portable loop: a group's four terms at a time, then the tail group (c read only with kHasC).
 // (Every row_sums piece is always inlined: at -Os GCC would call them, and their frames would
 // stack on the rows' beyond the predict stack budget.)
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q, const uint8_t* u,
                                                                 uint32_t count, const uint8_t* ab,
-                                                                const uint8_t* c) {
+                                                                const uint8_t* c,
+                                                                const TailGroup& tail) {
   RowSums sums{0, 0, 0};
   const uint32_t grouped = grouped_count(count);
+  const int8_t* q_tail = q + count - 3u;  // the tail's bytes (the pointer stays inside the blob)
+  const uint8_t* u_tail = u + count - 3u;
+  const auto mean_terms =
+      [](const int8_t* gq, const uint8_t* group) __attribute__((always_inline)) {
+    return int32_t{gq[0]} * load_code(group, 0) + int32_t{gq[1]} * load_code(group, 2) +
+           int32_t{gq[2]} * load_code(group, 1) + int32_t{gq[3]} * load_code(group, 3);
+  };
+  const auto variance_terms = [&sums](const int8_t* gq, const uint8_t* gu, const uint8_t* b,
+                                      const uint8_t* gc) __attribute__((always_inline)) {
+    const auto spread = [gu, b](uint32_t i, uint32_t place) {
+      return uint32_t{gu[i]} * gu[i] * static_cast<uint32_t>(load_code(b, place));
+    };
+    sums.spread += spread(0, 0) + spread(2, 1);  // < 2^32
+    sums.spread += spread(1, 2) + spread(3, 3);
+    if constexpr (kHasC) {
+      const auto square = [gq, gc](uint32_t i, uint32_t place) {
+        return static_cast<uint32_t>(int32_t{gq[i]} * gq[i]) *
+               static_cast<uint32_t>(load_code(gc, place));
+      };
+      sums.square += square(0, 0) + square(2, 1) + square(1, 2) + square(3, 3);  // < 2^31
+    }
+  };
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
   // Two passes, each with few live values (Cortex-M0 has eight low registers): the mean in
-  // 32-bit blocks, then u^2 B and q^2 C, two u^2 B terms (each < 2^31) and a group's four
+  // 32-bit blocks, then u^2 B and q^2 C: a pair of u^2 B terms (each < 2^31) and a group's four
   // q^2 C terms (each < 2^29) added in 32 bits before each 64-bit addition.
   for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
     const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
     int32_t block = 0;
+    for (uint32_t k = k0; k < end; k += 4u) block += mean_terms(q + k, ab + 4u * k);
+    sums.mean += block;
+  }
+  for (uint32_t k = 0; k < grouped; k += 4u) {
+    variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
+  }
+#else
+  // One pass where registers are many (RISC-V, AArch64, x86): the mean in 32-bit blocks.
+  for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
+    const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
+    int32_t block = 0;
     for (uint32_t k = k0; k < end; k += 4u) {
-      const uint8_t* group = ab + 4u * k;
-      block += int32_t{q[k]} * load_code(group, 0) + int32_t{q[k + 1]} * load_code(group, 2) +
-               int32_t{q[k + 2]} * load_code(group, 1) + int32_t{q[k + 3]} * load_code(group, 3);
+      block += mean_terms(q + k, ab + 4u * k);
+      variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
     }
     sums.mean += block;
   }
-  for (uint32_t k = 0; k < grouped; k += 4u) {  // u^2 B < 2^31 and q^2 C < 2^29, in 64 bits
-    const uint8_t* b = ab + 4u * k + 8u;
-    const uint8_t* group_c = kHasC ? c + 2u * k : nullptr;
-    for (uint32_t i = 0; i < 4u; ++i) {
-      const uint32_t place = kGroupOrder[i];
-      sums.spread += uint32_t{u[k + i]} * u[k + i] * static_cast<uint32_t>(load_code(b, place));
-      if constexpr (kHasC) {
-        sums.square += static_cast<uint32_t>(int32_t{q[k + i]} * q[k + i]) *
-                       static_cast<uint32_t>(load_code(group_c, place));
-      }
-    }
-  }
-  for (uint32_t k = grouped; k < count; ++k) {  // fewer than 4
-    sums.mean += int32_t{q[k]} * load_code(ab, 2u * k);
-    sums.spread +=
-        uint64_t{uint32_t{u[k]} * u[k] * static_cast<uint32_t>(load_code(ab, 2u * k + 1u))};
-    if constexpr (kHasC) {
-      sums.square += uint64_t{static_cast<uint32_t>(int32_t{q[k]} * q[k]) *
-                              static_cast<uint32_t>(load_code(c, k))};
-    }
-  }
+#endif
+  sums.mean += mean_terms(q_tail, tail.ab);
+  variance_terms(q_tail, u_tail, tail.ab + 8u, tail.c);
   return sums;
 }
 
@@ -391,17 +431,20 @@ inline uint32_t square_pair(uint32_t pair) {
 }
 }  // namespace dsp
 
-// The sum of the grouped units' B codes (the paired loop's correction): one per layer.
-inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count) {
+// The sum of the B codes the paired loop reads for every row (the grouped units' and the tail
+// group's): its correction, one per layer.
+inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count, const TailGroup& tail) {
   uint64_t total = 0;
   for (uint32_t k = 0; k < grouped_count(count); k += 4u) {
     for (uint32_t i = 4u; i < 8u; ++i) total += static_cast<uint32_t>(load_code(ab, 2u * k + i));
   }
+  for (uint32_t i = 4u; i < 8u; ++i) total += static_cast<uint32_t>(load_code(tail.ab, i));
   return total;
 }
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
-// pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD for the others). The weight bytes
+// pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
+// for the others), the tail group first. The weight bytes
 // k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the word and of
 // it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to 65025)
 // do not fit a signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768
@@ -411,71 +454,75 @@ template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
                                                               uint32_t count, const uint8_t* ab,
                                                               const uint8_t* c,
+                                                              const TailGroup& tail,
                                                               uint64_t b_paired_total) {
   using namespace dsp;
-  int64_t mean = 0;
   uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
-  uint32_t square_low = 0, square_high = 0;
+  const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
+  // One group: its mean terms into a 32-bit block (SMLAD: a block of at most kMeanBlock terms
+  // stays within int32, and one register where a 64-bit sum would take two and spill).
+  const auto step = [&](const uint8_t* at_q, const uint8_t* at_u, const uint8_t* group,
+                        int32_t block) __attribute__((always_inline)) {
+    const uint32_t qw = load_word(at_q);
+    block = smlad(sxtb16(qw), load_word(group), block);
+    block = smlad(sxtb16_ror8(qw), load_word(group + 4u), block);
+    const uint32_t uw = load_word(at_u);
+    smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
+                 spread_high);
+    smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
+                 spread_high);
+    return block;
+  };
   // Pointers and a count-down: the loop keeps everything in registers.
-  const uint8_t* q_at = reinterpret_cast<const uint8_t*>(q);
+  const uint8_t* q_at = q_bytes;
   const uint8_t* u_at = u;
   const uint8_t* group = ab;
-  const auto groups_of = [&](uint32_t groups)
-      __attribute__((always_inline)) {  // groups <= kMeanBlock / 4
-    int32_t block = 0;
+  const auto groups_of = [&](uint32_t groups, int32_t block)
+      __attribute__((always_inline)) {  // 0 < groups <= kMeanBlock / 4
     do {
-      const uint32_t qw = load_word(q_at);
-      const uint32_t q02 = sxtb16(qw), q13 = sxtb16_ror8(qw);
-      block = smlad(q02, load_word(group), block);
-      block = smlad(q13, load_word(group + 4u), block);
-      const uint32_t uw = load_word(u_at);
-      smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
-                   spread_high);
-      smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
-                   spread_high);
+      block = step(q_at, u_at, group, block);
       q_at += 4u;
       u_at += 4u;
       group += 16u;
     } while (--groups != 0);
     return block;
   };
+  const int32_t tail_block = step(q_bytes + count - 3u, u + count - 3u, tail.ab, 0);
   uint32_t groups_left = count / 4u;
-  if (groups_left != 0 && groups_left <= kMeanBlock / 4u) {  // one block: most layers
-    mean = groups_of(groups_left);
+  int64_t mean;
+  if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
+    mean = groups_left != 0 ? groups_of(groups_left, tail_block) : tail_block;
   } else {
+    mean = tail_block;
     while (groups_left != 0) {
       const uint32_t groups = groups_left > kMeanBlock / 4u ? kMeanBlock / 4u : groups_left;
       groups_left -= groups;
-      mean += groups_of(groups);
+      mean += groups_of(groups, 0);
     }
   }
+  RowSums sums;
+  sums.mean = mean;
+  sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
+  sums.square = 0;
   if constexpr (kHasC) {  // a loop of its own: with it, the one above would run out of registers
-    const uint8_t* q_again = reinterpret_cast<const uint8_t*>(q);
+    uint32_t square_low = 0, square_high = 0;
+    const auto square_step = [&](const uint8_t* at_q, const uint8_t* group_c)
+        __attribute__((always_inline)) {
+      const uint32_t qw = load_word(at_q);
+      smlald_words(square_pair(sxtb16(qw)), load_word(group_c), square_low, square_high);
+      smlald_words(square_pair(sxtb16_ror8(qw)), load_word(group_c + 4u), square_low, square_high);
+    };
+    const uint8_t* q_again = q_bytes;
     const uint8_t* c_at = c;
     for (uint32_t groups = count / 4u; groups != 0; --groups) {
-      const uint32_t qw = load_word(q_again);
-      smlald_words(square_pair(sxtb16(qw)), load_word(c_at), square_low, square_high);
-      smlald_words(square_pair(sxtb16_ror8(qw)), load_word(c_at + 4u), square_low, square_high);
+      square_step(q_again, c_at);
       q_again += 4u;
       c_at += 8u;
     }
+    square_step(q_bytes + count - 3u, tail.c);
+    sums.square = uint64_t{square_high} << 32 | square_low;
   }
-  const uint64_t spread = uint64_t{spread_high} << 32 | spread_low;
-  const uint64_t square = uint64_t{square_high} << 32 | square_low;
-  uint64_t total_spread = spread + (b_paired_total << 15);
-  uint64_t total_square = square;
-  const auto rest_term = [&](uint32_t k)
-      __attribute__((always_inline)) {              // 64-bit multiply-accumulates
-    mean += int32_t{q[k]} * load_code(ab, 2u * k);  // |q A| < 2^22
-    total_spread +=
-        uint64_t{uint32_t{u[k]} * u[k]} * static_cast<uint32_t>(load_code(ab, 2u * k + 1u));
-    if constexpr (kHasC) {
-      total_square += uint64_t{static_cast<uint32_t>(int32_t{q[k]} * q[k])} *
-                      static_cast<uint32_t>(load_code(c, k));
-    }
-  };
-  for (uint32_t k = grouped_count(count); k < count; ++k) rest_term(k);  // fewer than 4
-  return {mean, total_spread, total_square};
+  return sums;
 }
 
 // Storage type 4's spread sum, sum_k M[f_k] 2^e_k B_k over the row's weights and its bias
@@ -514,12 +561,13 @@ inline WideSum log_spread_sum(const uint8_t* u, uint32_t count, const uint8_t* a
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums(const int8_t* q, const uint8_t* u,
                                                        uint32_t count, const uint8_t* ab,
-                                                       const uint8_t* c, uint64_t b_paired_total) {
+                                                       const uint8_t* c, const TailGroup& tail,
+                                                       uint64_t b_paired_total) {
 #if PBP_S8_S16_DSP
-  return row_sums_paired<kHasC>(q, u, count, ab, c, b_paired_total);
+  return row_sums_paired<kHasC>(q, u, count, ab, c, tail, b_paired_total);
 #else
   (void)b_paired_total;
-  return row_sums_portable<kHasC>(q, u, count, ab, c);
+  return row_sums_portable<kHasC>(q, u, count, ab, c, tail);
 #endif
 }
 inline constexpr bool kPairedLoop = PBP_S8_S16_DSP != 0;

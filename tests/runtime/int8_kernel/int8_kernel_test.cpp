@@ -142,57 +142,77 @@ PBP_TEST(codes_are_laid_out_in_groups_of_four) {
   }
 }
 
+// A row's bytes at an offset of 4 in its buffers: the tail group of a row shorter than three
+// weights reads bytes before it, as the kernel does in the blob.
+constexpr uint32_t kRowOffset = 4;
+
+// The reference sums over count weights and the bias (position count, codes bias_a, bias_b).
 template <bool kHasC>
-void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, LayerCodes& codes) {
+void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, int32_t bias_a,
+                    int32_t bias_b, LayerCodes& codes) {
   codes.lay_out(count);
-  int64_t mean = 0;
-  uint64_t spread = 0, square = 0;
+  int64_t mean = int64_t{q[count]} * bias_a;
+  uint64_t spread = uint64_t{u[count]} * u[count] * static_cast<uint64_t>(bias_b);
+  uint64_t square = 0;
   for (uint32_t k = 0; k < count; ++k) {
     mean += int64_t{q[k]} * codes.a[k];
     spread += uint64_t{u[k]} * u[k] * static_cast<uint64_t>(codes.b[k]);
     if (kHasC)
       square += static_cast<uint64_t>(int64_t{q[k]} * q[k]) * static_cast<uint64_t>(codes.c[k]);
   }
-  const RowSums portable = row_sums_portable<kHasC>(q, u, count, codes.ab, codes.c_region);
-  const RowSums paired = row_sums_paired<kHasC>(q, u, count, codes.ab, codes.c_region,
-                                                paired_code_total(codes.ab, count));
+  TailGroup tail;
+  make_tail_group(codes.ab, kHasC ? codes.c_region : nullptr, count, bias_a, bias_b, tail);
+  const RowSums portable = row_sums_portable<kHasC>(q, u, count, codes.ab, codes.c_region, tail);
+  const RowSums paired = row_sums_paired<kHasC>(q, u, count, codes.ab, codes.c_region, tail,
+                                                paired_code_total(codes.ab, count, tail));
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
 }
 
 PBP_TEST(paired_row_sums_equal_the_portable_ones) {
-  static int8_t q[96];
-  static uint8_t u[96];
+  static int8_t q_bytes[kRowOffset + 97];
+  static uint8_t u_bytes[kRowOffset + 97];
   static LayerCodes codes;
+  int8_t* q = q_bytes + kRowOffset;
+  uint8_t* u = u_bytes + kRowOffset;
   for (uint32_t trial = 0; trial < 60; ++trial) {
     const uint32_t count = trial < 40 ? trial : 40u + next_random() % 57u;
     const bool extreme = trial % 3 == 0;  // the largest codes: every product at its bound
+    // the bytes before the row too: the tail group must take them times 0
+    for (uint32_t k = 0; k < kRowOffset + count + 1u; ++k) {
+      const uint32_t r = next_random();
+      q_bytes[k] =
+          extreme ? static_cast<int8_t>((r & 1u) ? -128 : 127) : static_cast<int8_t>(r & 0xFFu);
+      u_bytes[k] = extreme ? uint8_t{255} : static_cast<uint8_t>(1u + (r >> 8) % 255u);
+    }
     for (uint32_t k = 0; k < count; ++k) {
       const uint32_t r = next_random();
-      q[k] = extreme ? static_cast<int8_t>((r & 1u) ? -128 : 127) : static_cast<int8_t>(r & 0xFFu);
-      u[k] = extreme ? uint8_t{255} : static_cast<uint8_t>(1u + (r >> 8) % 255u);
       codes.a[k] =
           static_cast<int16_t>(extreme ? ((r & 2u) ? -kCodeMax : kCodeMax)
                                        : static_cast<int32_t>((r >> 16) % 65535u) - kCodeMax);
       codes.b[k] = static_cast<int16_t>(extreme ? kCodeMax : next_random() % 32768u);
       codes.c[k] = static_cast<int16_t>(extreme ? kCodeMax : next_random() % 32768u);
     }
-    check_row_sums<true>(q, u, count, codes);
-    check_row_sums<false>(q, u, count, codes);
+    const int32_t bias_a = extreme ? kCodeMax : static_cast<int32_t>(next_random() % 32768u);
+    const int32_t bias_b = extreme ? kCodeMax : static_cast<int32_t>(next_random() % 32768u);
+    check_row_sums<true>(q, u, count, bias_a, bias_b, codes);
+    check_row_sums<false>(q, u, count, bias_a, bias_b, codes);
   }
 }
 
-// 518 inputs at the largest codes (2.2e9 in all, beyond int32; small enough for Cortex-M0's 16 KB
-// of RAM): the 32-bit blocks of 512 mean terms cannot overflow (a second block of one group, then
-// two more terms), and the sums are exact in 64 bits (as for any count up to 65535).
+// 518 inputs and the bias at the largest codes (2.2e9 in all, beyond int32; small enough for
+// Cortex-M0's 16 KB of RAM): the 32-bit blocks of 512 mean terms cannot overflow (a second block
+// of one group, then the tail), and the sums are exact in 64 bits (as for any count up to 65535).
 PBP_TEST(row_sums_are_exact_beyond_31_bits) {
   constexpr uint32_t kCount = 518;
-  static int8_t q[kCount];
-  static uint8_t u[kCount];
+  static int8_t q[kCount + 1];
+  static uint8_t u[kCount + 1];
   static uint8_t ab[4 * kCount], c[2 * kCount];
-  for (uint32_t k = 0; k < kCount; ++k) {
+  for (uint32_t k = 0; k <= kCount; ++k) {
     q[k] = -128;
     u[k] = 255;
+  }
+  for (uint32_t k = 0; k < kCount; ++k) {
     store_ab_single(ab, k, -kCodeMax, kCodeMax);  // every group's A then B halves alike
     store_code(c, k, kCodeMax);
   }
@@ -201,11 +221,14 @@ PBP_TEST(row_sums_are_exact_beyond_31_bits) {
     const int32_t b[4] = {kCodeMax, kCodeMax, kCodeMax, kCodeMax};
     store_ab_group(ab, k, a, b);
   }
-  const int64_t mean = int64_t{kCount} * 128 * kCodeMax;
-  const uint64_t spread = uint64_t{kCount} * 255 * 255 * kCodeMax;
+  TailGroup tail;
+  make_tail_group(ab, c, kCount, -kCodeMax, kCodeMax, tail);
+  const int64_t mean = int64_t{kCount + 1} * 128 * kCodeMax;
+  const uint64_t spread = uint64_t{kCount + 1} * 255 * 255 * kCodeMax;
   const uint64_t square = uint64_t{kCount} * 128 * 128 * kCodeMax;
-  const RowSums portable = row_sums_portable<true>(q, u, kCount, ab, c);
-  const RowSums paired = row_sums_paired<true>(q, u, kCount, ab, c, paired_code_total(ab, kCount));
+  const RowSums portable = row_sums_portable<true>(q, u, kCount, ab, c, tail);
+  const RowSums paired =
+      row_sums_paired<true>(q, u, kCount, ab, c, tail, paired_code_total(ab, kCount, tail));
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
 }

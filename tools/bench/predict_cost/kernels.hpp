@@ -45,3 +45,32 @@ void second_linear(const pbp_model& model, const float* mean_in, const float* va
                    float* var);
 
 }  // namespace pbp_bench
+
+namespace pbp_bench {
+
+// (b8) A plain int8 MLP of the same shape, written the way CMSIS-NN writes one
+// (arm_fully_connected_s8 over arm_nn_vec_mat_mult_t_s8): the int8 blob's mean codes as the
+// weights with their per-row scales, int8 activations with one scale per layer, int32 sums by
+// SMLAD on SXTB16-packed int16 pairs (a plain loop on cores without the DSP instructions), the
+// bias in the sums' units, each row requantised by a fixed-point multiplier and shift, ReLU as the
+// clamp at 0; the last layer's sums scaled to float. The multipliers, shifts and biases are fixed
+// once (prepare_int8_mlp), from activation scales calibrated on one input, as a deployment fixes
+// them offline. For int8 blobs (storage type 3) only.
+struct Int8MlpRow {
+  int32_t bias;        // in units of the row's sums
+  int32_t multiplier;  // Q31, in [2^30, 2^31)
+  int32_t shift;       // right shift after the Q31 product, >= 0
+  float scale;         // the last layer: its sums to the standardised output
+};
+struct Int8Mlp {
+  const pbp_model* model;
+  const Int8MlpRow* rows;  // every layer's, in order
+  float input_scale;       // 1 / the standardised input's step
+};
+// False where the blob is not int8 throughout or `row_capacity` is below its rows.
+bool prepare_int8_mlp(const pbp_model& model, const float* calibration_input, Int8MlpRow* rows,
+                      uint32_t row_capacity, float* workspace, Int8Mlp& mlp);
+// The prediction in target units; workspace: input_count + 2 max_width bytes.
+float int8_mlp_forward(const Int8Mlp& mlp, const float* input, int8_t* workspace);
+
+}  // namespace pbp_bench

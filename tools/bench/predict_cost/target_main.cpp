@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // predict_cost on a bare-metal target (Cortex-M, RV32 under QEMU): runs PREDICT_COST_ITERATIONS
-// predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _sample), or learning updates
+// predictions of one kind (PREDICT_COST_MODE_pbp / _mlp / _mlp8 / _sample), or learning updates
 // (_learn, pbp_learn_update on a regression model), over the inputs of the header
 // made by `predict_cost header`. predict_cost_targets.sh counts the instructions of the
 // 1-iteration and the N-iteration ELF and divides the difference by N - 1: the code is the same,
@@ -26,6 +26,11 @@ float g_workspace[PBP_WORKSPACE_BYTES(PREDICT_COST_INPUT_COUNT, kMaxWidth) / siz
 #endif
 #if defined(PREDICT_COST_MODE_sample)
 float g_sd[kMaxWeights];
+#endif
+#if defined(PREDICT_COST_MODE_mlp8)
+constexpr uint32_t kMaxInt8Rows = 2 * kMaxWidth + 8;  // a 13-50-1 has 51 (16 KB of RAM on the M0)
+pbp_bench::Int8MlpRow g_int8_rows[kMaxInt8Rows];
+int8_t g_int8_workspace[PREDICT_COST_INPUT_COUNT + 2 * kMaxWidth];
 #endif
 #if defined(PREDICT_COST_MODE_learn)
 // The state takes 8 bytes per weight, fewer than the float32 blob; up to 51 units (13-50-1).
@@ -53,6 +58,14 @@ int main() {
     next += model.layers[l].outputs * (model.layers[l].inputs + 1);
   }
   pbp_bench::Rng rng{0x9e3779b9u};
+#endif
+#if defined(PREDICT_COST_MODE_mlp8)
+  pbp_bench::Int8Mlp int8_mlp;
+  if (!pbp_bench::prepare_int8_mlp(model, predict_cost_inputs[0], g_int8_rows, kMaxInt8Rows,
+                                   g_workspace, int8_mlp)) {
+    printf("predict_cost: the int8 MLP needs an int8 blob\n");
+    return 1;
+  }
 #endif
 #if defined(PREDICT_COST_MODE_learn)
   if (pbp_learn_init(&g_learner, &model, g_state, sizeof g_state) != PBP_OK ||
@@ -90,6 +103,8 @@ int main() {
     acc += outcome.log_z;
 #elif defined(PREDICT_COST_MODE_mlp)
     acc += pbp_bench::mlp_forward(model, x, g_workspace);
+#elif defined(PREDICT_COST_MODE_mlp8)
+    acc += pbp_bench::int8_mlp_forward(int8_mlp, x, g_int8_workspace);
 #else
     float mean, std;
     pbp_bench::sampled_prediction(model, sd, x, 30, rng, g_workspace, &mean, &std);
