@@ -10,13 +10,6 @@ namespace {
 using Errors = CliTest;
 
 // Expects exit code `code` and exactly one line on stderr containing `fragment`.
-void expect_error(const RunResult& result, int code, const std::string& fragment) {
-  EXPECT_EQ(result.exit_code, code) << result.err;
-  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find(fragment), std::string::npos)
-      << "expected '" << fragment << "' in: " << result.err;
-}
-
 TEST_F(Errors, HelpAndVersion) {
   const RunResult help = run_pbp({"--help"});
   EXPECT_EQ(help.exit_code, 0);
@@ -32,22 +25,26 @@ TEST_F(Errors, HelpAndVersion) {
 }
 
 TEST_F(Errors, UnknownCommandOrOption) {
-  expect_error(run_pbp({"frobnicate"}), 2, "unknown command 'frobnicate' (see 'pbp --help')");
-  expect_error(run_pbp({"--frobnicate"}), 2, "unknown option '--frobnicate'");
-  expect_error(run_pbp({}), 2, "missing command");
-  expect_error(run_pbp({"train", "--data", "x.csv", "--out", "m", "--bogus", "1"}), 2,
-               "pbp train: unknown option '--bogus' (see 'pbp train --help')");
-  expect_error(run_pbp({"eval", "stray"}), 2, "unexpected argument 'stray'");
-  expect_error(run_pbp({"train", "--data"}), 2, "--data needs a value");
-  expect_error(run_pbp({"train", "--out", "m"}), 2, "missing required option --data");
-  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--epochs", "ten"}), 2, "--epochs");
+  expect_one_line_error(run_pbp({"frobnicate"}), 2,
+                        "unknown command 'frobnicate' (see 'pbp --help')");
+  expect_one_line_error(run_pbp({"--frobnicate"}), 2, "unknown option '--frobnicate'");
+  expect_one_line_error(run_pbp({}), 2, "missing command");
+  expect_one_line_error(run_pbp({"train", "--data", "x.csv", "--out", "m", "--bogus", "1"}), 2,
+                        "pbp train: unknown option '--bogus' (see 'pbp train --help')");
+  expect_one_line_error(run_pbp({"eval", "stray"}), 2, "unexpected argument 'stray'");
+  expect_one_line_error(run_pbp({"train", "--data"}), 2, "--data needs a value");
+  expect_one_line_error(run_pbp({"train", "--out", "m"}), 2, "missing required option --data");
+  expect_one_line_error(run_pbp({"train", "--data", "x", "--out", "m", "--epochs", "ten"}), 2,
+                        "--epochs");
   for (const char* threads : {"0", "3"}) {
-    expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--threads", threads}), 2,
-                 "--threads must be 1 or 2");
+    expect_one_line_error(run_pbp({"train", "--data", "x", "--out", "m", "--threads", threads}), 2,
+                          "--threads must be 1 or 2");
   }
-  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,,2"}), 2, "--hidden");
-  expect_error(run_pbp({"crossval", "--data", "x"}), 2, "--splits");
-  expect_error(run_pbp({"crossval", "--data", "x", "--splits", "2", "--jobs", "0"}), 2, "--jobs");
+  expect_one_line_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,,2"}), 2,
+                        "--hidden");
+  expect_one_line_error(run_pbp({"crossval", "--data", "x"}), 2, "--splits");
+  expect_one_line_error(run_pbp({"crossval", "--data", "x", "--splits", "2", "--jobs", "0"}), 2,
+                        "--jobs");
 }
 
 // A network the runtime cannot hold is refused by the host library's check before the data is
@@ -64,14 +61,14 @@ TEST_F(Errors, NetworksTheRuntimeCannotHoldAreRefusedBeforeTraining) {
     }
     if (std::string(command) == "train") args.insert(args.end(), {"--out", "m"});
     if (std::string(command) == "crossval") args.insert(args.end(), {"--splits", "2"});
-    expect_error(run_pbp(args), 2,
-                 "pbp " + std::string(command) +
-                     ": hidden has 16 layers: the runtime takes at most 15 (see 'pbp " + command +
-                     " --help')");
+    expect_one_line_error(run_pbp(args), 2,
+                          "pbp " + std::string(command) +
+                              ": hidden has 16 layers: the runtime takes at most 15 (see 'pbp " +
+                              command + " --help')");
   }
-  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,70000"}), 2,
-               "pbp train: hidden layer widths must be in 1..65535, got 70000");
-  expect_error(
+  expect_one_line_error(run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "50,70000"}), 2,
+                        "pbp train: hidden layer widths must be in 1..65535, got 70000");
+  expect_one_line_error(
       run_pbp({"train", "--data", "x", "--out", "m", "--hidden", "5,5,5,5,5,5,5,5,5,5,5,5,5,5,5"}),
       1, "x");  // 15 hidden layers pass the check: the missing file is what fails
 }
@@ -80,22 +77,22 @@ TEST_F(Errors, NetworksTheRuntimeCannotHoldAreRefusedBeforeTraining) {
 // to say "expects a non-negative integer", though 0 is refused too.
 TEST_F(Errors, CountOptionsStateTheirRange) {
   for (const char* epochs : {"-3", "0", "ten", "1000001"}) {
-    expect_error(
+    expect_one_line_error(
         run_pbp({"train", "--data", "x", "--out", "m", "--epochs", epochs}), 2,
         "pbp train: --epochs must be between 1 and 1000000, got '" + std::string(epochs) + "'");
   }
-  expect_error(run_pbp({"train", "--data", "x", "--out", "m", "--threads", "-1"}), 2,
-               "--threads must be 1 or 2, got '-1'");
-  expect_error(run_pbp({"crossval", "--data", "x", "--splits", "-2"}), 2,
-               "--splits must be between 1 and 10000, got '-2'");
-  expect_error(run_pbp({"active", "--pool", "x", "--repeats", "-1"}), 2,
-               "--repeats must be between 1 and");
+  expect_one_line_error(run_pbp({"train", "--data", "x", "--out", "m", "--threads", "-1"}), 2,
+                        "--threads must be 1 or 2, got '-1'");
+  expect_one_line_error(run_pbp({"crossval", "--data", "x", "--splits", "-2"}), 2,
+                        "--splits must be between 1 and 10000, got '-2'");
+  expect_one_line_error(run_pbp({"active", "--pool", "x", "--repeats", "-1"}), 2,
+                        "--repeats must be between 1 and");
 }
 
 TEST_F(Errors, MissingFile) {
   const std::string missing = path("absent.csv");
-  expect_error(run_pbp({"train", "--data", missing, "--out", path("m.pbp")}), 1,
-               missing + ": cannot open file");
+  expect_one_line_error(run_pbp({"train", "--data", missing, "--out", path("m.pbp")}), 1,
+                        missing + ": cannot open file");
   EXPECT_FALSE(std::filesystem::exists(path("m.pbp")));
 }
 
@@ -107,7 +104,7 @@ void expect_bad_training_data(const std::string& file, const std::string& csv,
   std::vector<std::string> arguments{"train", "--data", file, "--out", file + ".pbp"};
   arguments.insert(arguments.end(), extra.begin(), extra.end());
   const RunResult result = run_pbp(arguments);
-  expect_error(result, 1, "pbp train: error: " + file + ":" + location + ": " + message);
+  expect_one_line_error(result, 1, "pbp train: error: " + file + ":" + location + ": " + message);
   EXPECT_FALSE(std::filesystem::exists(file + ".pbp"));
 }
 
@@ -127,12 +124,12 @@ TEST_F(Errors, BadCsvCellsNameFileLineAndColumn) {
 
 TEST_F(Errors, PredictAndEvalReportBadData) {
   const std::string model = path("absent.pbp");
-  expect_error(run_pbp({"predict", "--model", model, "--data", path("x.csv")}), 1, model);
+  expect_one_line_error(run_pbp({"predict", "--model", model, "--data", path("x.csv")}), 1, model);
   write_file(path("garbage.pbp"), "this is not a model blob at all, just some text....");
   write_file(path("d.csv"), "a,b\n1,2\n");
   const RunResult garbage =
       run_pbp({"eval", "--model", path("garbage.pbp"), "--data", path("d.csv")});
-  expect_error(garbage, 1, path("garbage.pbp") + ": invalid model blob: ");
+  expect_one_line_error(garbage, 1, path("garbage.pbp") + ": invalid model blob: ");
 }
 
 // inspect and export-c read a model as predict and eval do, and say so in the same words (they
@@ -167,7 +164,8 @@ TEST_F(Errors, EveryCommandReportsABadModelTheSameWay) {
     for (const auto& [model, message] : models) {
       Arguments arguments{command};
       for (const std::string& argument : arguments_for(model)) arguments.push_back(argument);
-      expect_error(run_pbp(arguments), 1, "pbp " + command + ": error: " + model + message);
+      expect_one_line_error(run_pbp(arguments), 1,
+                            "pbp " + command + ": error: " + model + message);
     }
   }
   EXPECT_FALSE(std::filesystem::exists(path("out")));
@@ -178,10 +176,12 @@ TEST_F(Errors, SplitFilesErrors) {
   std::filesystem::create_directory(path("splits"));
   write_file(path("splits/index_train_0.txt"), "0\n1\n2\n3\n4\n5\n6\n");
   write_file(path("splits/index_test_0.txt"), "7\n8\n99\n");
-  expect_error(run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("splits")}), 1,
-               path("splits/index_test_0.txt") + ":3:1: row index 99 is out of range");
-  expect_error(run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("nowhere")}), 1,
-               path("nowhere"));
+  expect_one_line_error(
+      run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("splits")}), 1,
+      path("splits/index_test_0.txt") + ":3:1: row index 99 is out of range");
+  expect_one_line_error(
+      run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("nowhere")}), 1,
+      path("nowhere"));
 }
 
 }  // namespace

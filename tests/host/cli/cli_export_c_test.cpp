@@ -12,8 +12,6 @@ namespace {
 
 using ExportC = CliTest;
 
-const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
-
 size_t entries(const std::filesystem::path& directory) {
   return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(directory), {}));
 }
@@ -90,7 +88,7 @@ TEST_F(ExportC, LongModelPathKeepsTheHeaderComment) {
       << header;
 }
 
-bool has_line(const std::string& text, const std::string& line) {
+bool has_whole_line(const std::string& text, const std::string& line) {
   return text.find("\n" + line + "\n") != std::string::npos;
 }
 
@@ -107,7 +105,7 @@ TEST_F(ExportC, HeaderNamesTheInputsAndTheirRanges) {
         "#define M_INPUT_BC_MAX 1.0f", "#define M_TARGET_NAME \"y\"",
         " *     0  M_INPUT_A   a       -2 .. 0.5", " *     1  M_INPUT_BC  bc      -2.5 .. 1",
         " * Target: y. */"}) {
-    EXPECT_TRUE(has_line(header, line)) << line << "\n" << header;
+    EXPECT_TRUE(has_whole_line(header, line)) << line << "\n" << header;
   }
 }
 
@@ -118,9 +116,9 @@ TEST_F(ExportC, NamelessModelGetsIndexMacrosAndNoRanges) {
       run_pbp({"export-c", kCorpus + "valid_deep.pbp", "--name", "m", "--out-dir", path("out")});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const std::string header = read_file(path("out/m.h"));
-  EXPECT_TRUE(has_line(header, "#define M_INPUT_0 0u")) << header;
-  EXPECT_TRUE(has_line(header, "#define M_INPUT_2 2u")) << header;
-  EXPECT_TRUE(has_line(header, " *     0  M_INPUT_0  (none)")) << header;
+  EXPECT_TRUE(has_whole_line(header, "#define M_INPUT_0 0u")) << header;
+  EXPECT_TRUE(has_whole_line(header, "#define M_INPUT_2 2u")) << header;
+  EXPECT_TRUE(has_whole_line(header, " *     0  M_INPUT_0  (none)")) << header;
   EXPECT_NE(header.find("No training ranges"), std::string::npos) << header;
   EXPECT_EQ(header.find("_MIN "), std::string::npos) << header;
   EXPECT_EQ(header.find("_NAME "), std::string::npos) << header;
@@ -149,7 +147,7 @@ TEST_F(ExportC, ColumnNamesBecomeDistinctIdentifiers) {
       "#define M_INPUT_6 6u",        "#define M_INPUT_6_NAME \"*/\"",
       "#define M_INPUT_COUNT 7u",    "#define M_TARGET_NAME \"t\\042x\""};
   for (const std::string& line : expected) {
-    EXPECT_TRUE(has_line(header, line)) << line << "\n" << header;
+    EXPECT_TRUE(has_whole_line(header, line)) << line << "\n" << header;
   }
   EXPECT_NE(header.find(" *     6  M_INPUT_6         * /        0 .. 6\n"), std::string::npos)
       << header;  // no early "*/"

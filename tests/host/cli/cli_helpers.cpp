@@ -108,4 +108,11 @@ size_t count_lines(const std::string& text) {
   return lines;
 }
 
+void expect_one_line_error(const RunResult& result, int code, const std::string& fragment) {
+  EXPECT_EQ(result.exit_code, code) << result.err;
+  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find(fragment), std::string::npos)
+      << "expected '" << fragment << "' in: " << result.err;
+}
+
 }  // namespace pbp::cli_test

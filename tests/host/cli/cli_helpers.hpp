@@ -42,4 +42,10 @@ class CliTest : public ::testing::Test {
 
 size_t count_lines(const std::string& text);
 
+// The command failed with <code> and one line on stderr that contains <fragment>.
+void expect_one_line_error(const RunResult& result, int code, const std::string& fragment);
+
+// The fuzz corpus's committed blobs.
+inline const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
+
 }  // namespace pbp::cli_test

@@ -9,9 +9,7 @@ namespace {
 
 using Inspect = CliTest;
 
-const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
-
-bool has_line(const std::string& text, const std::string& start) {
+bool has_line_starting(const std::string& text, const std::string& start) {
   return text.rfind(start, 0) == 0 || text.find("\n" + start) != std::string::npos;
 }
 
@@ -20,10 +18,11 @@ bool has_line(const std::string& text, const std::string& start) {
 TEST_F(Inspect, EachTaskShowsWhatItHas) {
   const RunResult regression = run_pbp({"inspect", kCorpus + "valid_tiny.pbp"});
   ASSERT_EQ(regression.exit_code, 0) << regression.err;
-  EXPECT_TRUE(has_line(regression.out, "output:     Gaussian predictive in target units"))
+  EXPECT_TRUE(has_line_starting(regression.out, "output:     Gaussian predictive in target units"))
       << regression.out;
-  EXPECT_TRUE(has_line(regression.out, "noise:      Gamma(a=6.5, b=3.25)")) << regression.out;
-  EXPECT_TRUE(has_line(regression.out, "target:     mean 20.5, std 4")) << regression.out;
+  EXPECT_TRUE(has_line_starting(regression.out, "noise:      Gamma(a=6.5, b=3.25)"))
+      << regression.out;
+  EXPECT_TRUE(has_line_starting(regression.out, "target:     mean 20.5, std 4")) << regression.out;
 
   const std::pair<const char*, const char*> others[] = {
       {"valid_binary.pbp", "output:     probit: p(class 1)"},
@@ -33,10 +32,10 @@ TEST_F(Inspect, EachTaskShowsWhatItHas) {
   for (const auto& [blob, output] : others) {
     const RunResult result = run_pbp({"inspect", kCorpus + blob});
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_TRUE(has_line(result.out, output)) << result.out;
-    EXPECT_FALSE(has_line(result.out, "noise:")) << result.out;
-    EXPECT_FALSE(has_line(result.out, "target:")) << result.out;
-    EXPECT_TRUE(has_line(result.out, "prior:      Gamma(")) << result.out;
+    EXPECT_TRUE(has_line_starting(result.out, output)) << result.out;
+    EXPECT_FALSE(has_line_starting(result.out, "noise:")) << result.out;
+    EXPECT_FALSE(has_line_starting(result.out, "target:")) << result.out;
+    EXPECT_TRUE(has_line_starting(result.out, "prior:      Gamma(")) << result.out;
   }
 }
 

@@ -34,12 +34,6 @@ double number_after(const std::string& text, const std::string& key) {
   return std::stod(text.substr(at + key.size()));
 }
 
-void expect_one_line_error(const RunResult& result, int code, const std::string& fragment) {
-  EXPECT_EQ(result.exit_code, code) << result.err;
-  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find(fragment), std::string::npos) << result.err;
-}
-
 std::vector<std::string> training(const std::string& data, const std::string& out,
                                   std::vector<std::string> extra) {
   std::vector<std::string> arguments{"train",    "--data", data,       "--out", out,

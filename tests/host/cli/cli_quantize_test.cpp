@@ -37,8 +37,6 @@ class Quantize : public CliTest {
   }
 };
 
-const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
-
 // Quantising the float32 blob of a training run gives the bytes `train --storage float16`
 // writes for the same run; inspect then reports float16 layers at 4 bytes per weight, and
 // quantising back to float32 decodes the halves.

@@ -8,15 +8,8 @@ namespace {
 using TaskErrors = CliTest;
 using TaskEndToEnd = CliTest;
 
-void expect_error(const RunResult& result, int code, const std::string& fragment) {
-  EXPECT_EQ(result.exit_code, code) << result.err;
-  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find(fragment), std::string::npos)
-      << "expected '" << fragment << "' in: " << result.err;
-}
-
-RunResult train(const std::string& data, const std::string& out,
-                const std::vector<std::string>& extra) {
+RunResult train_with(const std::string& data, const std::string& out,
+                     const std::vector<std::string>& extra) {
   std::vector<std::string> arguments{"train", "--data", data, "--out", out};
   arguments.insert(arguments.end(), extra.begin(), extra.end());
   return run_pbp(arguments);
@@ -25,7 +18,7 @@ RunResult train(const std::string& data, const std::string& out,
 TEST_F(TaskErrors, OptionsMustFitTheTask) {
   const std::string d = path("d.csv"), m = path("m.pbp");
   const auto usage = [&](const std::vector<std::string>& extra, const std::string& message) {
-    expect_error(train(d, m, extra), 2, "pbp train: " + message);
+    expect_one_line_error(train_with(d, m, extra), 2, "pbp train: " + message);
   };
   usage({"--task", "classify"}, "--task expects regression, binary, multiclass or count");
   usage({"--classes", "3"}, "--classes goes with --task multiclass");
@@ -44,8 +37,8 @@ TEST_F(TaskErrors, OptionsMustFitTheTask) {
   usage({"--algorithm", "ebp", "--inference", "sep"},
         "--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
   usage({"--averaging", "yes"}, "--averaging expects auto, on or off, got 'yes'");
-  expect_error(run_pbp({"crossval", "--data", d, "--splits", "2", "--task", "poisson"}), 2,
-               "pbp crossval: --task expects");
+  expect_one_line_error(run_pbp({"crossval", "--data", d, "--splits", "2", "--task", "poisson"}), 2,
+                        "pbp crossval: --task expects");
 }
 
 // Trains with `extra` on `csv` and expects the one-line error "file:location: message".
@@ -53,8 +46,8 @@ void expect_bad_targets(const std::string& file, const std::string& csv,
                         const std::vector<std::string>& extra, const std::string& location,
                         const std::string& message) {
   write_file(file, csv);
-  expect_error(train(file, file + ".pbp", extra), 1,
-               "pbp train: error: " + file + ":" + location + ": " + message);
+  expect_one_line_error(train_with(file, file + ".pbp", extra), 1,
+                        "pbp train: error: " + file + ":" + location + ": " + message);
   EXPECT_FALSE(std::filesystem::exists(file + ".pbp"));
 }
 
@@ -69,8 +62,9 @@ TEST_F(TaskErrors, TargetsNameFileLineAndColumn) {
   expect_bad_targets(path("n.csv"), "a,y\n1,4\n2,-1\n", {"--task", "count"}, "3:2",
                      "expected a count (a non-negative integer), found -1 (column 'y')");
   write_file(path("zeros.csv"), "a,y\n1,0\n2,0\n");
-  expect_error(train(path("zeros.csv"), path("z.pbp"), {"--task", "multiclass"}), 1,
-               path("zeros.csv") + ": multiclass needs at least 2 classes but every label is 0");
+  expect_one_line_error(
+      train_with(path("zeros.csv"), path("z.pbp"), {"--task", "multiclass"}), 1,
+      path("zeros.csv") + ": multiclass needs at least 2 classes but every label is 0");
 }
 
 TEST_F(TaskErrors, IdxFiles) {
@@ -80,21 +74,23 @@ TEST_F(TaskErrors, IdxFiles) {
   write_file(path("images.gz"), std::string("\x1f\x8b\x08\x00\x00\x00", 6));
   write_file(path("short"), idx_file({3, 2, 2}, {0, 1, 2}));
   write_file(path("d.csv"), regression_csv(5));
-  expect_error(train(images, m, {}), 2, "IDX images need their --labels file");
-  expect_error(train(images, m, {"--labels", labels, "--target", "0"}), 2,
-               "--target goes with CSV data, not IDX images");
-  expect_error(train(path("d.csv"), m, {"--labels", labels}), 2, "--labels goes with IDX images");
-  expect_error(train(images, m, {"--labels", labels}), 1,
-               labels + ": 2 labels for the 3 items of " + images);
-  expect_error(train(path("images.gz"), m, {"--labels", labels}), 1,
-               path("images.gz") + ": gzip-compressed IDX file: decompress it first");
-  expect_error(train(path("short"), m, {"--labels", labels}), 1,
-               path("short") + ": truncated IDX file: 3 x 2 x 2 needs 12 data bytes, found 3");
-  expect_error(train(images, m, {"--labels", path("d.csv")}), 1,
-               path("d.csv") + ": not an IDX file: bad magic");
+  expect_one_line_error(train_with(images, m, {}), 2, "IDX images need their --labels file");
+  expect_one_line_error(train_with(images, m, {"--labels", labels, "--target", "0"}), 2,
+                        "--target goes with CSV data, not IDX images");
+  expect_one_line_error(train_with(path("d.csv"), m, {"--labels", labels}), 2,
+                        "--labels goes with IDX images");
+  expect_one_line_error(train_with(images, m, {"--labels", labels}), 1,
+                        labels + ": 2 labels for the 3 items of " + images);
+  expect_one_line_error(train_with(path("images.gz"), m, {"--labels", labels}), 1,
+                        path("images.gz") + ": gzip-compressed IDX file: decompress it first");
+  expect_one_line_error(
+      train_with(path("short"), m, {"--labels", labels}), 1,
+      path("short") + ": truncated IDX file: 3 x 2 x 2 needs 12 data bytes, found 3");
+  expect_one_line_error(train_with(images, m, {"--labels", path("d.csv")}), 1,
+                        path("d.csv") + ": not an IDX file: bad magic");
   write_file(labels, idx_file({3}, {0, 1, 3}));
-  expect_error(train(images, m, {"--labels", labels, "--task", "binary"}), 1,
-               labels + ": label 2: expected a binary label 0 or 1, found 3");
+  expect_one_line_error(train_with(images, m, {"--labels", labels, "--task", "binary"}), 1,
+                        labels + ": label 2: expected a binary label 0 or 1, found 3");
   EXPECT_FALSE(std::filesystem::exists(m));
 }
 
@@ -109,8 +105,9 @@ TEST_F(TaskEndToEnd, IdxImagesTrainPredictEval) {
   }
   write_file(path("images"), idx_file({40, 2, 2}, pixels));
   write_file(path("labels"), idx_file({40}, label_values));
-  const RunResult trained = train(path("images"), path("m.pbp"),
-                                  {"--labels", path("labels"), "--hidden", "6", "--epochs", "3"});
+  const RunResult trained =
+      train_with(path("images"), path("m.pbp"),
+                 {"--labels", path("labels"), "--hidden", "6", "--epochs", "3"});
   ASSERT_EQ(trained.exit_code, 0) << trained.err;
   EXPECT_NE(trained.out.find("40 rows, 4 inputs, target label"), std::string::npos) << trained.out;
   const RunResult predicted =
@@ -123,15 +120,15 @@ TEST_F(TaskEndToEnd, IdxImagesTrainPredictEval) {
   EXPECT_NE(evaluated.out.find("\"rows\": 40"), std::string::npos) << evaluated.out;
   // A model for other inputs: the pixel count is checked.
   write_file(path("d.csv"), regression_csv(20));
-  ASSERT_EQ(train(path("d.csv"), path("two.pbp"), {"--epochs", "2"}).exit_code, 0);
-  expect_error(run_pbp({"predict", "--model", path("two.pbp"), "--data", path("images")}), 1,
-               "the model has 2 inputs but each image has 4 pixels");
+  ASSERT_EQ(train_with(path("d.csv"), path("two.pbp"), {"--epochs", "2"}).exit_code, 0);
+  expect_one_line_error(run_pbp({"predict", "--model", path("two.pbp"), "--data", path("images")}),
+                        1, "the model has 2 inputs but each image has 4 pixels");
 }
 
 // Trains `task` on `csv`; skips the test while the runtime cannot run such blobs yet.
 #define TRAIN_OR_SKIP(csv_path, model_path, ...)                                               \
   do {                                                                                         \
-    const RunResult trained_ = train(csv_path, model_path, {__VA_ARGS__});                     \
+    const RunResult trained_ = train_with(csv_path, model_path, {__VA_ARGS__});                \
     if (trained_.exit_code != 0 && trained_.err.find("unsupported task") != std::string::npos) \
       GTEST_SKIP() << "waiting on the runtime's task support (blob task field, class "         \
                       "probabilities, count distribution): "                                   \

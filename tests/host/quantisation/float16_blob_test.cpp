@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "opened_blob.hpp"
 #include "pbp/float16.hpp"
 #include "pbp/pbp.h"
 #include "pbp/trainer/blob.hpp"
@@ -19,16 +20,7 @@ namespace fmt = pbp::format;
 using pbp::trainer::Model;
 using Bytes = std::vector<uint8_t>;
 
-// pbp_open needs a 4-byte aligned blob.
-struct Opened {
-  explicit Opened(const Bytes& blob) : words((blob.size() + 3) / 4) {
-    std::memcpy(words.data(), blob.data(), blob.size());
-    status = pbp_open(&model, words.data(), blob.size());
-  }
-  std::vector<uint32_t> words;
-  pbp_model model{};
-  pbp_status status;
-};
+using pbp_quantisation_test::Opened;
 
 Model with_storage(Model model, fmt::Storage storage) {
   model.weight_storage = storage;

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "opened_blob.hpp"
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
 #include "pbp/trainer/blob.hpp"
@@ -23,15 +24,7 @@ namespace fmt = pbp::format;
 using pbp::trainer::Model;
 using Bytes = std::vector<uint8_t>;
 
-struct Opened {  // pbp_open needs a 4-byte aligned blob
-  explicit Opened(const Bytes& blob) : words((blob.size() + 3) / 4) {
-    std::memcpy(words.data(), blob.data(), blob.size());
-    status = pbp_open(&model, words.data(), blob.size());
-  }
-  std::vector<uint32_t> words;
-  pbp_model model{};
-  pbp_status status;
-};
+using pbp_quantisation_test::Opened;
 
 Model as_int8(Model model) {
   model.weight_storage = fmt::Storage::int8;

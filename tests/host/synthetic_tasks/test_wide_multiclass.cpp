@@ -15,22 +15,22 @@
 namespace pbp::trainer {
 namespace {
 
-constexpr size_t kInputs = 200;
+constexpr size_t kWideInputs = 200;
 constexpr uint32_t kClasses = 4;
 
 // Labels argmax_c (w_c . x / sqrt(inputs) * 3 + Gumbel noise): a linear teacher the network must
 // read through its hidden layers. Inputs are correlated in blocks of 10, like neighbouring pixels.
 Dataset teacher_data(size_t rows, uint64_t seed) {
   Random weights(99);
-  std::vector<double> w(kClasses * kInputs);
+  std::vector<double> w(kClasses * kWideInputs);
   for (double& v : w) v = weights.normal();
   Random random(seed);
   Dataset d;
   d.rows = rows;
-  d.inputs = kInputs;
+  d.inputs = kWideInputs;
   for (size_t i = 0; i < rows; ++i) {
     double block = 0.0;
-    for (size_t k = 0; k < kInputs; ++k) {
+    for (size_t k = 0; k < kWideInputs; ++k) {
       if (k % 10 == 0) block = random.normal();
       d.x.push_back(block + 0.5 * random.normal());
     }
@@ -38,8 +38,9 @@ Dataset teacher_data(size_t rows, uint64_t seed) {
     double best_value = -1e300;
     for (uint32_t c = 0; c < kClasses; ++c) {
       double z = 0.0;
-      for (size_t k = 0; k < kInputs; ++k) z += w[c * kInputs + k] * d.x[i * kInputs + k];
-      z = 3.0 * z / std::sqrt(double(kInputs));
+      for (size_t k = 0; k < kWideInputs; ++k)
+        z += w[c * kWideInputs + k] * d.x[i * kWideInputs + k];
+      z = 3.0 * z / std::sqrt(double(kWideInputs));
       const double gumbel = -std::log(-std::log(random.uniform() + 1e-300) + 1e-300);
       if (z + gumbel > best_value) best_value = z + gumbel, best = c;
     }
@@ -85,7 +86,7 @@ TEST(WideMulticlass, MeansStartAtUnitScaleForMulticlassOnly) {
     for (double m : model.layers[0].mean) sum += m * m;
     return sum / double(model.layers[0].mean.size());
   };
-  const double paper = 1.0 / (kInputs + 1.0);
+  const double paper = 1.0 / (kWideInputs + 1.0);
   EXPECT_NEAR(first_layer_mean_square(Task::multiclass, InitialMeans::automatic), 1.0, 0.05);
   EXPECT_NEAR(first_layer_mean_square(Task::multiclass, InitialMeans::paper), paper, 0.05 * paper);
   EXPECT_NEAR(first_layer_mean_square(Task::regression, InitialMeans::automatic), paper,
