@@ -14,14 +14,14 @@
 namespace pbp::python {
 namespace {
 
+// The names of the storage table (pbp/storage_types.hpp, through trainer/option_names.hpp).
 format::Storage storage_of(const std::string& name) {
-  try {
-    return host::parse_weight_storage(name);
-  } catch (const host::UsageError&) {
-    throw std::invalid_argument("storage must be " +
-                                trainer::option_choices(trainer::kStorageNames, "'") + ", got '" +
-                                name + "'");
-  }
+  const std::optional<format::Storage> storage =
+      trainer::parse_option_name(trainer::kStorageNames, name);
+  if (storage) return *storage;
+  throw std::invalid_argument("storage must be " +
+                              trainer::option_choices(trainer::kStorageNames, "'") + ", got '" +
+                              name + "'");
 }
 
 host::Int8Fallback fallback_of(const std::string& name) {
