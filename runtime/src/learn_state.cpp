@@ -78,6 +78,8 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   learner->weight_count = source->weight_count;
   learner->workspace_bytes = PBP_LEARN_WORKSPACE_BYTES(source->input_count, unit_count(*source));
   learner->blob_bytes = static_cast<uint32_t>(blob_bytes);
+  learner->update_noise_a = source->noise_a;
+  learner->update_noise_b = source->noise_b;
   learner->learn_marker = kLearnMarker;
   return PBP_OK;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // pbp_learn_update: one PBP update in float over the learner's state (network_update.hpp and the
 // rest of runtime/core/pbp/learn/: the trainer's equations), all or nothing.
+#include "learn_calibration.hpp"
 #include "learn_state.hpp"
 #include "pbp/learn/gamma_update.hpp"
 #include "pbp/learn/likelihood_gradients.hpp"
@@ -62,7 +63,8 @@ extern "C" pbp_status pbp_learn_update(pbp_learner* learner, const float* input,
   const float y = regression ? (target - model.target_mean) / model.target_std : target;
   const learn::LogZ<float> lz =
       regression
-          ? learn::gaussian_log_z(y, m, v + outputs::gamma_variance(model.noise_a, model.noise_b))
+          ? learn::gaussian_log_z(
+                y, m, v + outputs::gamma_variance(learner->update_noise_a, learner->update_noise_b))
           : learn::probit_log_z(target == 1.0f, m, v);
   out.grad_mean[0] = lz.d_mean;
   out.grad_var[0] = lz.d_variance;
@@ -72,21 +74,47 @@ extern "C" pbp_status pbp_learn_update(pbp_learner* learner, const float* input,
       !learn::backward_gradients(layers, model.layer_count, work)) {
     return PBP_ERR_NONFINITE_OUTPUT;
   }
-  pbp_learn_outcome result{lz.value, learn::update_weights(layers, model.layer_count, work), 0u};
+  pbp_learn_outcome result{lz.value, learn::update_weights(layers, model.layer_count, work), 0u,
+                           0u};
   if (regression) {  // eqs. 9-10 with the output moments the update used, as the trainer
     const learn::EvidenceRatios<float> z =
-        learn::gaussian_evidence_ratios(y, m, v, model.noise_a, model.noise_b);
+        learn::gaussian_evidence_ratios(y, m, v, learner->update_noise_a, learner->update_noise_b);
     learn::GammaParameters<float> next{};
     // Only a Gamma with a > 1, which a blob requires (b/(a-1) is the noise variance).
-    if (learn::gamma_update<float>({model.noise_a, model.noise_b}, z.z1_over_z, z.rho_minus_one,
-                                   &next) &&
+    if (learn::gamma_update<float>({learner->update_noise_a, learner->update_noise_b}, z.z1_over_z,
+                                   z.rho_minus_one, &next) &&
         next.a > 1.0f) {
-      model.noise_a = next.a;
-      model.noise_b = next.b;
+      learner->update_noise_a = next.a;
+      learner->update_noise_b = next.b;
       result.noise_updated = 1u;
+    }
+    // The check scores the prediction the row met: the model before this update.
+    detail::score_row(learner->check, model, y - m, v);
+    float scale = 0.0f, noise = 0.0f;
+    if (learner->recalibrate != 0u && detail::refit(learner->check, &scale, &noise) &&
+        noise * 0.5f * learner->check.window > 0.0f) {
+      // The window's fit is the predictive: a Gamma whose b / (a - 1) is the fitted variance,
+      // as sure as the window's rows (as the recipe's calibrated Gamma).
+      model.epistemic_scale = scale;
+      model.noise_a = 1.0f + 0.5f * learner->check.window;
+      model.noise_b = noise * 0.5f * learner->check.window;
+      result.recalibrated = 1u;
+    } else {
+      model.noise_a = learner->update_noise_a;
+      model.noise_b = learner->update_noise_b;
     }
   }
   ++learner->updates;
   if (outcome != nullptr) *outcome = result;
+  return PBP_OK;
+}
+
+extern "C" pbp_status pbp_learn_recalibrate(pbp_learner* learner) {
+  if (learner == nullptr) return PBP_ERR_NULL_ARGUMENT;
+  if (learner->learn_marker != pbp::detail::kLearnMarker) return PBP_ERR_MODEL_NOT_OPEN;
+  if (learner->model.likelihood != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
+    return PBP_ERR_WRONG_TASK;
+  }
+  learner->recalibrate = 1u;
   return PBP_OK;
 }

@@ -52,6 +52,9 @@ pbp_status write_blob(const pbp_learner& learner, uint8_t* out) {
   uint8_t* model_section = out + moved(static_cast<uint32_t>(sections.model.data - source));
   fmt::store_f32(model_section + fmt::model_section::kNoiseA, model.noise_a);
   fmt::store_f32(model_section + fmt::model_section::kNoiseB, model.noise_b);
+  if (model.likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
+    fmt::store_f32(model_section + fmt::model_section::kEpistemicScale, model.epistemic_scale);
+  }
   const uint32_t layers_at = static_cast<uint32_t>(sections.layers.data - source);
   uint32_t appended = data_end - data_start;  // from the tensor data start
   for (uint32_t l = 0; l < model.layer_count; ++l) {

@@ -25,7 +25,7 @@ namespace {
 const char* const kUsage =
     "usage: pbp learn --model M.pbp --data NEW.csv --out M2.pbp [--passes N] [--target "
     "NAME|INDEX]\n"
-    "                 [--by-position]\n"
+    "                 [--by-position] [--recalibrate]\n"
     "\n"
     "Learns from labelled rows the way a device does (runtime/include/pbp/pbp_learn.h): one PBP\n"
     "update per row in float, the same bits as on any target, starting from M.pbp; the prior "
@@ -42,7 +42,10 @@ const char* const kUsage =
     "  --target NAME|INDEX   CSV target column (default: the model's target name, else the last)\n"
     "  --by-position         match CSV input columns by position, not by the model's feature "
     "names\n"
-    "                        (a model without feature names needs it)\n";
+    "                        (a model without feature names needs it)\n"
+    "  --recalibrate         re-fit the epistemic scale and noise from the learner's running\n"
+    "                        check of its own predictions (pbp_learn_recalibrate; a model\n"
+    "                        with an epistemic scale, from pbp train's recipe)\n";
 
 struct Figures {
   std::vector<Metric> metrics;
@@ -91,6 +94,12 @@ int run(const ParsedOptions& options) {
   std::vector<float> state(pbp::learn_state_bytes(model.view().weight_count) / 4);
   const pbp::Status init = learner.init(model, state.data(), state.size() * 4);
   if (init != PBP_OK) throw std::runtime_error(std::string("pbp learn: ") + status_string(init));
+  if (options.has("recalibrate")) {
+    const pbp::Status on = pbp_learn_recalibrate(const_cast<pbp_learner*>(&learner.view()));
+    if (on != PBP_OK) {
+      throw std::runtime_error(std::string("pbp learn: --recalibrate: ") + status_string(on));
+    }
+  }
   std::vector<float> workspace(learner.workspace_bytes() / 4);
   std::map<pbp::Status, uint64_t> rejected;
   uint64_t skipped_weights = 0, applied = 0;
@@ -152,10 +161,15 @@ int run(const ParsedOptions& options) {
 }  // namespace
 
 int command_learn(const Arguments& args) {
-  const CommandDefinition command{
-      "learn",
-      kUsage,
-      {{"model"}, {"data"}, {"out"}, {"passes"}, {"target"}, {"by-position", false}}};
+  const CommandDefinition command{"learn",
+                                  kUsage,
+                                  {{"model"},
+                                   {"data"},
+                                   {"out"},
+                                   {"passes"},
+                                   {"target"},
+                                   {"by-position", false},
+                                   {"recalibrate", false}}};
   return run_command(command, args, run);
 }
 

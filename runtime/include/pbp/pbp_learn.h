@@ -16,7 +16,13 @@
  *
  * What it learns: the weights' means and variances of every layer and, for regression, the
  * noise precision's Gamma. The prior stays as trained: there is no EP sweep on the device (the
- * prior Gamma in the blob is copied as it is). Regression and binary (probit) models; multiclass
+ * prior Gamma in the blob is copied as it is). Regression also keeps a running check on its own
+ * predictions (pbp_learn_check: each row scored before it is learnt, over about the last 128
+ * rows); after pbp_learn_recalibrate, for a model with an epistemic scale (the recipe's
+ * likelihood 4), the predictive's scale and noise are re-fitted from that window once 32 rows
+ * are scored, so the intervals follow the narrowing weights (the update itself keeps ADF's noise
+ * Gamma, update_noise_a/b). Opt-in for now: the check and ADF's Gamma live in RAM only, so a
+ * learner restarted from a saved blob continues differently from one that was not. Regression and binary (probit) models; multiclass
  * and count models are refused with PBP_ERR_WRONG_TASK.
  *
  * Memory: a pbp_learner (a pbp_model and a few words), the state PBP_LEARN_STATE_BYTES(weights)
@@ -42,6 +48,26 @@ extern "C" {
 #define PBP_LEARN_WORKSPACE_BYTES(input_count, unit_count) \
   (4u * PBP_LEARN_WORKSPACE_FLOATS(input_count, unit_count))
 
+/* Candidate ratios of the epistemic scale to the noise variance the regression check scores. */
+#define PBP_LEARN_CHECK_CANDIDATES 18u
+
+/* The running check on a regression learner's own predictions (learn_calibration.hpp): before
+ * each row is learnt, its prediction is scored, over a window of about the last 128 rows (each
+ * row's weight decays by 127/128 per later row). Read to decide whether to trust the intervals:
+ * targets/DEPLOYING.md, section 8. Binary learners leave it zero. */
+typedef struct pbp_learn_check {
+  uint32_t rows;        /* regression rows scored since pbp_learn_init */
+  float window;         /* the window's weight: the effective number of rows in it (-> 128) */
+  float mean_loglik;    /* windowed mean of log N(y | predictive) in target units */
+  float mean_z2;        /* windowed mean of (y - mean)^2 / predictive variance: 1 if calibrated */
+  float inside_95;      /* windowed fraction of rows inside their 95 % predictive interval */
+  /* Gaussian epistemic-scaled models: the window's prequential evidence for each candidate
+   * ratio (sum of r^2 / (ratio psi + 1) and of log(ratio psi + 1)), from which the epistemic
+   * scale and the noise are re-fitted once 32 rows are scored. */
+  float residual_sum[PBP_LEARN_CHECK_CANDIDATES];
+  float log_spread_sum[PBP_LEARN_CHECK_CANDIDATES];
+} pbp_learn_check;
+
 /* A learnable model. Read the fields freely; change none. */
 typedef struct pbp_learner {
   /* The learnt model: a pbp_model like pbp_open's (same task, standardisation, metadata), its
@@ -53,6 +79,11 @@ typedef struct pbp_learner {
   uint32_t blob_bytes;      /* what pbp_learn_write_blob writes */
   uint32_t updates;         /* updates applied since pbp_learn_init */
   uint32_t learn_marker;    /* set by a successful pbp_learn_init */
+  /* Regression: the noise Gamma the update's likelihood uses, learnt by eqs. 9-10 from the
+   * source's; model.noise_a/b is the predictive's, the same until the check re-fits it. */
+  float update_noise_a, update_noise_b;
+  pbp_learn_check check; /* the running check on its own predictions (regression) */
+  uint32_t recalibrate;  /* set by pbp_learn_recalibrate: the check re-fits scale and noise */
 } pbp_learner;
 
 /* What one update did. */
@@ -62,6 +93,8 @@ typedef struct pbp_learn_outcome {
                                positive and finite (as the trainer skips them) */
   uint32_t noise_updated;   /* regression: 1 if the noise Gamma moved, 0 if it was kept (the
                                matched Gamma improper or with a <= 1); other tasks: 0 */
+  uint32_t recalibrated;    /* 1 if the epistemic scale and noise were re-fitted from the check
+                               (a Gaussian epistemic-scaled model with 32 rows scored), else 0 */
 } pbp_learn_outcome;
 
 /* Starts a learner from an opened model (`source` and its blob must outlive it; only the blob is
@@ -87,6 +120,11 @@ pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* s
 pbp_status pbp_learn_update(pbp_learner* learner, const float* input, uint32_t input_count,
                             float target, void* workspace, size_t workspace_bytes,
                             pbp_learn_outcome* outcome);
+
+/* Turns on the re-fit of the epistemic scale and noise from the running check (see the top).
+ * Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (not a Gaussian
+ * epistemic-scaled regression model). */
+pbp_status pbp_learn_recalibrate(pbp_learner* learner);
 
 /* Writes the learnt model as a blob into `out` (4-byte aligned, `capacity` >=
  * learner->blob_bytes): the source blob's sections and section table, the learnt weights as

@@ -53,6 +53,8 @@ void synchronise(Learner& device, Model& host) {
   }
   host.noise.a = device.learner.model.noise_a = static_cast<float>(host.noise.a);
   host.noise.b = device.learner.model.noise_b = static_cast<float>(host.noise.b);
+  device.learner.update_noise_a = device.learner.model.noise_a;  // the Gamma the update uses
+  device.learner.update_noise_b = device.learner.model.noise_b;
 }
 
 struct Row {
