@@ -3,19 +3,21 @@
 """A mixture of K independently trained models (seeds 1..K), scored on a set's split files.
 
   seed_mixture.py --pbp BIN --data F.csv --splits DIR --work DIR [--seeds K] [--jobs J]
-                  [--distance-scales A,...] [--label NAME] [-- train args]
+                  [--spread-scales C,...] [--distance-scales A,...]
+                  [--label NAME] [-- train args]
 
 For every split in DIR (index_{train,test}_<s>.txt, 0-based data rows) trains K models with
 `pbp train --seed 1..K` (the trainer's defaults unless train args follow `--`) on the training
 rows only, predicts the test rows with each, and scores the mixture of the first k models for
 every k <= K: mean of the means; variance the mean of the total variances plus the variance of
 the means (the moments of the equal-weight mixture, scored as one Gaussian, as a device would
-report it). --distance-scales A,...: also each mixture with (A sd_y d)^2 added to its variance, a
+report it). --spread-scales C,...: the variance of the means counted C times (default 1).
+--distance-scales A,...: also each mixture with (A sd_y d)^2 added to its variance, a
 candidate variance that grows away from the training rows: d the test row's largest distance, over
 its inputs, to the nearest training value of that input, in that input's training stds (outside
 an input's range: the range report's distance; in a gap between training values: half the gap at
 most), sd_y the training targets' std. Predictions are kept in --work, so a rerun trains only what
-is missing. Prints, per k and A: mean test LL ± se over the splits, the worst split, pooled
+is missing. Prints, per k, C and A: mean test LL ± se over the splits, the worst split, pooled
 50/90/95 % coverage and RMSE. Python 3 standard library only.
 """
 
@@ -100,8 +102,9 @@ def nearest_value_distances(train, test):
     return distances
 
 
-def mixture(predictions):
-    """Moments of the equal-weight mixture of [(means, stds)] per test row."""
+def mixture(predictions, spread_scale=1.0):
+    """Moments of the equal-weight mixture of [(means, stds)] per test row (the variance of the
+    means counted spread_scale times)."""
     k = len(predictions)
     means, variances = [], []
     for i in range(len(predictions[0][0])):
@@ -109,7 +112,7 @@ def mixture(predictions):
         vs = [p[1][i] ** 2 for p in predictions]
         mean = sum(ms) / k
         means.append(mean)
-        variances.append(sum(vs) / k + sum((x - mean) ** 2 for x in ms) / k)
+        variances.append(sum(vs) / k + spread_scale * sum((x - mean) ** 2 for x in ms) / k)
     return means, variances
 
 
@@ -121,6 +124,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--spread-scales", default="1")
     ap.add_argument("--distance-scales", default="0")
     ap.add_argument("--label", default="")
     ap.add_argument("train_args", nargs="*")
@@ -153,13 +157,14 @@ def main():
                    for s, seed, d in jobs}
         for f in concurrent.futures.as_completed(futures):
             preds[futures[f]] = f.result()
+    spreads = [float(t) for t in a.spread_scales.split(",")]
     scales = [float(t) for t in a.distance_scales.split(",")]
     for k in range(1, a.seeds + 1):
-        for scale in scales:
+        for spread, scale in ((c, d) for c in (spreads if k > 1 else spreads[:1]) for d in scales):
             lls, covered, sq, count = [], {p: 0 for p in Z}, 0.0, 0
             for s in range(n):
                 y, distances, target_std = tests[s]
-                means, variances = mixture([preds[(s, seed)] for seed in range(1, k + 1)])
+                means, variances = mixture([preds[(s, seed)] for seed in range(1, k + 1)], spread)
                 variances = [v + (scale * target_std * d) ** 2 for v, d in zip(variances, distances)]
                 ll, cov, e = score(y, means, variances)
                 lls.append(ll)
@@ -169,8 +174,9 @@ def main():
                 count += len(y)
             se = statistics.stdev(lls) / math.sqrt(n) if n > 1 else 0.0
             cov = " / ".join(f"{covered[p] / count:.3f}" for p in Z)
-            print(f"{a.label}\tK={k}\tA={scale:g}\tLL {statistics.fmean(lls):.3f} ± {se:.3f}"
-                  f"\tworst {min(lls):.2f}\tcov {cov}\tRMSE {math.sqrt(sq / count):.3f}\tsplits {n}")
+            print(f"{a.label}\tK={k}\tC={spread:g}\tA={scale:g}\tLL {statistics.fmean(lls):.3f}"
+                  f" ± {se:.3f}\tworst {min(lls):.2f}\tcov {cov}\tRMSE {math.sqrt(sq / count):.3f}"
+                  f"\tsplits {n}")
 
 if __name__ == "__main__":
     main()

@@ -25,6 +25,7 @@ def check(message, condition):
 # Two members N(0, 1^2) and N(2, 1^2): mean 1, variance 1 + 1 (the means' spread).
 means, variances = sm.mixture([([0.0], [1.0]), ([2.0], [1.0])])
 check("mixture moments", means == [1.0] and variances == [2.0])
+check("spread counted twice", sm.mixture([([0.0], [1.0]), ([2.0], [1.0])], 2.0)[1] == [3.0])
 # Inputs 0, 2 (std 1) and 0, 0 (std 0 -> 1): a row at 1 is 1 std from the nearest training value,
 # a row at 5 is 3 stds beyond the range, a row on a training value is at 0.
 train = [[0.0, 0.0, 9.0], [2.0, 0.0, 9.0]]
@@ -46,12 +47,12 @@ for s in range(2):
         f.write("\n".join(str(i) for i in range(40) if i % 4 != s) + "\n")
 command = [sys.executable, script, "--pbp", pbp, "--data", os.path.join(work, "data.csv"),
            "--splits", os.path.join(work, "splits"), "--work", os.path.join(work, "cache"),
-           "--seeds", "2", "--distance-scales", "0,1", "--label", "tiny", "--",
+           "--seeds", "2", "--spread-scales", "1,2", "--distance-scales", "0,1", "--label", "tiny", "--",
            "--recipe", "paper", "--epochs", "2"]
 first = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()
-check(f"4 lines (k 1, 2 x scale 0, 1): {first}", len(first) == 4)
-check("labels, k and scales", [line.split("\t")[:3] for line in first] ==
-      [["tiny", "K=1", "A=0"], ["tiny", "K=1", "A=1"], ["tiny", "K=2", "A=0"], ["tiny", "K=2", "A=1"]])
+check(f"6 lines (k 1: spread 1; k 2: spreads 1, 2; each at scales 0, 1): {first}", len(first) == 6)
+check("labels, k and scales", [line.split("\t")[:4] for line in first] ==
+      [["tiny", f"K={k}", f"C={c}", f"A={a}"] for k, c in ((1, 1), (2, 1), (2, 2)) for a in (0, 1)])
 check("2 splits scored", all(line.endswith("splits 2") for line in first))
 cached = [os.path.join(work, "cache", f"split{s}", f"pred_seed{k}.csv") for s in range(2) for k in (1, 2)]
 check("predictions cached", all(os.path.exists(p) for p in cached))
