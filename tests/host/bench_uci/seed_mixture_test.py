@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """tools/bench/seed_mixture.py: its mixture moments and distances by hand, then end to end on a
 tiny generated set (2 seeds, --recipe paper, 2 epochs): every k and scale scored, the cache reused.
+Then tools/bench/distance_scale_fit.py: its folds and fold LL by hand, and end to end on that set.
   seed_mixture_test.py <pbp binary> <scratch folder>"""
 import importlib.util
 import math
@@ -60,4 +61,25 @@ written = [os.stat(p).st_mtime_ns for p in cached]
 second = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()
 check("a rerun reads the cache, trains nothing", written == [os.stat(p).st_mtime_ns for p in cached])
 check("a rerun from the cache scores the same", first == second)
+fit_script = os.path.join(os.path.dirname(script), "distance_scale_fit.py")
+spec = importlib.util.spec_from_file_location("distance_scale_fit", fit_script)
+fit = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fit)
+ten = [[float(i), float(9 - i), 0.0] for i in range(10)]  # x0 ascending, x1 descending
+made = list(fit.folds(ten))
+check("a gap and a tail fold per input", [m[0] for m in made] == ["gap0", "tail0", "gap1", "tail1"])
+check("gap: the middle third held out", made[0][2] == [3, 4, 5, 6] and made[2][2] == [3, 4, 5, 6])
+check("tail: the top and bottom 10 % held out", made[1][2] == [0, 9] and made[3][2] == [0, 9])
+# One row, error 1, std 1, distance 1, sd_y 1: variance 1 + A^2.
+for scale in (0.0, 1.0):
+    v = 1.0 + scale * scale
+    check("fold LL", abs(fit.fold_loglik(([1.0], [0.0], [1.0], [1.0], 1.0), scale) -
+                         (-0.5 * (math.log(2 * math.pi * v) + 1.0 / v))) < 1e-15)
+out = subprocess.run([sys.executable, fit_script, "--pbp", pbp, "--data", os.path.join(work, "data.csv"),
+                      "--work", os.path.join(work, "fit"), "--", "--recipe", "paper", "--epochs", "2"],
+                     check=True, capture_output=True, text=True).stdout.splitlines()
+check(f"the fitted A, then the profile over the grid: {out}",
+      len(out) == 1 + len(fit.GRID) and out[0].startswith("A ") and float(out[0][2:]) in fit.GRID)
+best = max(out[1:], key=lambda line: float(line.split("\t")[1]))
+check("the fitted A is the profile's best", float(best.split("\t")[0]) == float(out[0][2:]))
 print("seed_mixture_test: ok")
