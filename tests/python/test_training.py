@@ -30,7 +30,7 @@ def test_a_callable_sees_every_epoch(regression):
     assert seen == [(e, 10) for e in range(1, 11)]
     seen.clear()
     PBPRegressor(hidden=(4,), epochs=10, verbose=lambda d, t: seen.append((d, t))).fit(*regression)
-    planned = (5 + 1) * 10  # the recipe: 5 folds of one candidate, then the final training
+    planned = (3 + 1) * 10  # the recipe: 3 folds of one candidate, then the final training
     assert seen[-1] == (planned, planned) and len(seen) == planned
 
 

@@ -10,13 +10,13 @@
 #     splits, seed 1, 1 x 50, 40 epochs: accuracy 0.9722, ECE 0.0201;
 #   breast cancer (binary, probit): the same protocol: accuracy 0.9649, ECE 0.0326;
 #   the default regression recipe (auto, with the epistemic scale), first 5 standard splits:
-#     Boston LL -2.295 (coverage 0.965), energy -0.733 (0.945), yacht -0.565 (0.948);
+#     Boston LL -2.302 (coverage 0.961), energy -0.733 (0.945), yacht -0.589 (0.935);
 #   Boston, 5 random 90/10 splits (split seed 1), --recipe paper: RMSE 3.286, LL -2.651 (the one
 #     regression check Debian's data allow: the standard splits and the UCI sets are not there).
 # The bounds sit beyond the spread over training seeds 1-6 (1-4 for auto), since another CPU's
 # rounding sends training down another path: Boston paper RMSE 2.751-2.812, LL -2.446 to -2.465;
 # auto LL Boston -2.295 to -2.339, energy -0.733 to -0.819, yacht -0.476 to -0.666, coverage95
-# 0.916-0.965; Boston random splits RMSE 3.143-3.404, LL -2.587 to -2.703.
+# 0.916-0.965 (measured with 5 pooled folds, before the search's 3); Boston random splits RMSE 3.143-3.404, LL -2.587 to -2.703.
 #   usage: accuracy_check.sh <pbp binary> <datasets dir>
 set -euo pipefail
 pbp="$1"

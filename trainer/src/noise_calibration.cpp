@@ -19,6 +19,20 @@ double slope(const HeldOutResiduals& rows, double noise, double scale) {
   return sum;
 }
 
+// How finely the noise and the scale are searched: decades between grid points, and the
+// refinements' tolerances in decades.
+struct Grid {
+  double noise_step, noise_tolerance, scale_step, scale_tolerance;
+};
+constexpr Grid kFine{0.05, 1e-10, 0.1, 1e-4};
+// Ten times coarser grids, refined less: for ranking candidates, not for the model kept.
+constexpr Grid kCoarse{0.5, 1e-6, 0.5, 1e-2};
+
+template <Grid kGrid>
+double noise_variance(const HeldOutResiduals& rows, double epistemic_scale);
+template <Grid kGrid>
+PredictiveCalibration predictive(const HeldOutResiduals& rows);
+
 }  // namespace
 
 void HeldOutResiduals::append(const HeldOutResiduals& other) {
@@ -36,11 +50,23 @@ double held_out_loglik(const HeldOutResiduals& rows, double noise, double episte
 }
 
 double calibrated_noise_variance(const HeldOutResiduals& rows, double epistemic_scale) {
+  return noise_variance<kFine>(rows, epistemic_scale);
+}
+
+PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows, CalibrationGrid grid) {
+  return grid == CalibrationGrid::fine ? predictive<kFine>(rows) : predictive<kCoarse>(rows);
+}
+
+namespace {
+
+template <Grid kGrid>
+double noise_variance(const HeldOutResiduals& rows, double epistemic_scale) {
   if (rows.size() == 0) throw std::invalid_argument("noise calibration needs held-out rows");
   // With varying epistemic variances the log-likelihood can have more than one local maximum,
-  // so the best of a grid 0.05 decades apart is found first and then refined by bisecting the
-  // slope's sign between its neighbours (where the slope is positive left, negative right).
-  constexpr double kLowest = -10.0, kHighest = 4.0, kStep = 0.05;  // log10 of the noise
+  // so the best of a grid (0.05 decades apart when fine) is found first and then refined by
+  // bisecting the slope's sign between its neighbours (where the slope is positive left, negative
+  // right).
+  constexpr double kLowest = -10.0, kHighest = 4.0, kStep = kGrid.noise_step;  // log10 of the noise
   const int steps = static_cast<int>((kHighest - kLowest) / kStep + 0.5);
   int best = 0;
   double best_loglik = -INFINITY;
@@ -55,22 +81,23 @@ double calibrated_noise_variance(const HeldOutResiduals& rows, double epistemic_
       slope(rows, std::pow(10.0, high), epistemic_scale) >= 0.0) {
     return std::pow(10.0, kLowest + kStep * best);  // at an end of the range
   }
-  while (high - low > 1e-10) {
+  while (high - low > kGrid.noise_tolerance) {
     const double middle = 0.5 * (low + high);
     (slope(rows, std::pow(10.0, middle), epistemic_scale) > 0.0 ? low : high) = middle;
   }
   return std::pow(10.0, 0.5 * (low + high));
 }
 
-PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows) {
+template <Grid kGrid>
+PredictiveCalibration predictive(const HeldOutResiduals& rows) {
   if (rows.size() == 0) throw std::invalid_argument("noise calibration needs held-out rows");
   auto at = [&](double log_scale) {  // the profile: the best noise at this scale
     const double scale = std::pow(10.0, log_scale);
-    const double noise = calibrated_noise_variance(rows, scale);
+    const double noise = noise_variance<kGrid>(rows, scale);
     return PredictiveCalibration{noise, scale, held_out_loglik(rows, noise, scale)};
   };
   const double lowest = std::log10(kMinEpistemicScale), highest = std::log10(kMaxEpistemicScale);
-  constexpr double kStep = 0.1;
+  constexpr double kStep = kGrid.scale_step;
   const int steps = static_cast<int>((highest - lowest) / kStep + 0.5);
   int best_step = 0;
   double best_loglik = -INFINITY;
@@ -84,7 +111,7 @@ PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows) {
   const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
   double left = high - ratio * (high - low), right = low + ratio * (high - low);
   double f_left = at(left).loglik, f_right = at(right).loglik;
-  while (high - low > 1e-4) {
+  while (high - low > kGrid.scale_tolerance) {
     if (f_left >= f_right) {
       high = right, right = left, f_right = f_left;
       left = high - ratio * (high - low), f_left = at(left).loglik;
@@ -97,8 +124,9 @@ PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows) {
   const double chosen =
       std::max(f_left, f_right) >= best_loglik ? refined : lowest + kStep * best_step;
   const double scale = static_cast<float>(std::pow(10.0, chosen));
-  const double noise = calibrated_noise_variance(rows, scale);
+  const double noise = noise_variance<kGrid>(rows, scale);
   return {noise, scale, held_out_loglik(rows, noise, scale)};
 }
 
+}  // namespace
 }  // namespace pbp::trainer

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 #include <span>
 #include <stdexcept>
@@ -14,7 +15,10 @@ namespace pbp::trainer {
 namespace {
 
 constexpr size_t kFoldsBelow = 600;  // rows under which one held-out fifth is too few
-constexpr size_t kSmallDataFolds = 5;
+// Pooled folds below kFoldsBelow rows: 3 held every row out once as 5 did, within the standard
+// error on Boston and yacht, at 40 % fewer rows trained (tools/bench/RESULTS.md).
+constexpr size_t kSmallDataFolds = 3;
+constexpr size_t kFewestRows = 10;  // the automatic recipe's minimum
 
 HeldOutResiduals residuals(const Model& model, const Dataset& rows) {
   HeldOutResiduals r;
@@ -41,6 +45,43 @@ std::pair<std::vector<size_t>, std::vector<size_t>> fold_rows(const std::vector<
   std::sort(held_out.begin(), held_out.end());
   return {fit, held_out};
 }
+
+// One (network, checkpoint) of the search's race: its predictive on the held-out rows pooled so
+// far, calibrated on the coarse grid, and each row's log-likelihood under it. A candidate leaves
+// the race once it is below another on the same rows by more than kRaceStandardErrors standard
+// errors of their paired per-row difference (the leader after each fold; or, within a training, one
+// of its own earlier checkpoints). The winner is the best of those left, calibrated on every fold's
+// rows on the fine grid as before: the race changes the choice only where a candidate that left
+// would have overtaken.
+constexpr double kRaceStandardErrors = 3.0;
+
+struct RaceEntry {
+  bool running = true;
+  PredictiveCalibration fit{0.0, 1.0, -INFINITY};
+  std::vector<double> row_loglik;
+
+  void score(const HeldOutResiduals& rows) {
+    fit = calibrate_predictive(rows, CalibrationGrid::coarse);
+    row_loglik.resize(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const double v = fit.epistemic_scale * rows.epistemic[i] + fit.noise_variance;
+      row_loglik[i] = -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
+    }
+  }
+  bool clearly_below(const RaceEntry& other) const {
+    const size_t n = row_loglik.size();
+    if (&other == this || n < 2 || other.row_loglik.size() != n) return false;
+    double sum = 0.0, sum_squares = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      const double d = other.row_loglik[i] - row_loglik[i];
+      sum += d;
+      sum_squares += d * d;
+    }
+    const double mean = sum / static_cast<double>(n);
+    const double variance = std::max(0.0, (sum_squares - sum * mean) / static_cast<double>(n - 1));
+    return mean > kRaceStandardErrors * std::sqrt(variance / static_cast<double>(n));
+  }
+};
 
 void check_space(const SearchSpace& space) {
   if (space.networks.empty() || space.epochs.empty()) {
@@ -77,9 +118,9 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   }
   check_space(space);
   const size_t folds = selection_folds(data.rows);
-  if (data.rows < 2 * kSmallDataFolds) {
+  if (data.rows < kFewestRows) {
     throw std::invalid_argument("the automatic recipe needs at least " +
-                                std::to_string(2 * kSmallDataFolds) +
+                                std::to_string(kFewestRows) +
                                 " rows (--recipe paper trains on fewer)");
   }
   // Progress in epochs: every fold's candidates, then the final training (at most the longest
@@ -96,36 +137,64 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   std::iota(order.begin(), order.end(), size_t{0});
   Random(options.seed ^ 0x6F6C646F7574ull).shuffle(order);  // its own stream: "holdout"
 
-  // pooled[network][checkpoint]: every fold's held-out rows at that many epochs.
-  std::vector<std::vector<HeldOutResiduals>> pooled(
-      space.networks.size(), std::vector<HeldOutResiduals>(space.epochs.size()));
+  // A race (see RaceEntry): every fold trains each network only as far as its latest checkpoint
+  // still in the race; pooled[network][checkpoint] holds every fold's held-out rows at that many
+  // epochs, scored on the rows pooled so far.
+  const size_t networks = space.networks.size(), checkpoints = space.epochs.size();
+  std::vector<std::vector<HeldOutResiduals>> pooled(networks,
+                                                    std::vector<HeldOutResiduals>(checkpoints));
+  std::vector<std::vector<RaceEntry>> race(networks, std::vector<RaceEntry>(checkpoints));
   for (size_t f = 0; f < folds; ++f) {
     const auto [fit_rows, held_out_rows] = fold_rows(order, folds, f);
     const Dataset fit = data.subset(fit_rows);
     const Dataset held_out = data.subset(held_out_rows);
-    for (size_t k = 0; k < space.networks.size(); ++k) {
+    for (size_t k = 0; k < networks; ++k) {
+      const auto last = std::find_if(race[k].rbegin(), race[k].rend(),
+                                     [](const RaceEntry& e) { return e.running; });
+      if (last == race[k].rend()) continue;  // none of its checkpoints can win
       TrainOptions o = options;
       o.hidden = space.networks[k];
-      o.epochs = space.epochs.back();
+      o.epochs = space.epochs[checkpoints - 1 - static_cast<size_t>(last - race[k].rbegin())];
       o.averaging = averaging(options);
       ++at.candidate;
       at.epochs = o.epochs;
+      bool past_peak = false;
       o.on_epoch = [&](uint32_t epoch, uint32_t, const Model& model) {
         tick(epoch);
-        const auto at = std::find(space.epochs.begin(), space.epochs.end(), epoch);
-        if (at != space.epochs.end()) {
-          pooled[k][static_cast<size_t>(at - space.epochs.begin())].append(
-              residuals(model, held_out));
+        const size_t c = static_cast<size_t>(
+            std::find(space.epochs.begin(), space.epochs.end(), epoch) - space.epochs.begin());
+        if (c == checkpoints || !race[k][c].running) return;
+        pooled[k][c].append(residuals(model, held_out));
+        race[k][c].score(pooled[k][c]);
+        past_peak = std::any_of(race[k].begin(), race[k].begin() + static_cast<ptrdiff_t>(c),
+                                [&](const RaceEntry& earlier) {
+                                  return earlier.running && race[k][c].clearly_below(earlier);
+                                });
+        // Falling beyond doubt on the same rows: the later checkpoints are out.
+        if (past_peak) {
+          for (size_t later = c + 1; later < checkpoints; ++later) race[k][later].running = false;
         }
       };
+      o.stop_after = [&](uint32_t) { return past_peak; };
       train(fit, o);
+    }
+    const RaceEntry* leader = nullptr;
+    for (const auto& entries : race) {
+      for (const RaceEntry& e : entries) {
+        if (e.running && (!leader || e.fit.loglik > leader->fit.loglik)) leader = &e;
+      }
+    }
+    if (!leader) break;  // nothing scored: reported below
+    for (auto& entries : race) {
+      for (RaceEntry& e : entries) e.running = e.running && !e.clearly_below(*leader);
     }
   }
 
   RecipeChoice best;
   best.held_out_loglik = -INFINITY;
-  for (size_t k = 0; k < space.networks.size(); ++k) {
-    for (size_t c = 0; c < space.epochs.size(); ++c) {
+  for (size_t k = 0; k < networks; ++k) {
+    for (size_t c = 0; c < checkpoints; ++c) {
+      if (!race[k][c].running) continue;
       const PredictiveCalibration fit = calibrate_predictive(pooled[k][c]);
       if (fit.loglik > best.held_out_loglik) {
         best = {space.networks[k],   space.epochs[c],     fit.loglik, fit.noise_variance,

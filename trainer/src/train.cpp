@@ -220,6 +220,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
     // (model.layers is stored from it again before the next refinement).
     if (average) average->store(workspace, model.layers);
     if (options.on_epoch) options.on_epoch(epoch + 1, options.epochs, model);
+    if (options.stop_after && options.stop_after(epoch + 1)) break;
   }
   if (report) *report = local;
   return model;

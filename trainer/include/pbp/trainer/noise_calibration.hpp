@@ -16,6 +16,7 @@
 // their likelihood.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace pbp::trainer {
@@ -52,6 +53,10 @@ inline constexpr double kMaxEpistemicScale = 100.0;
 // of a grid 0.1 decades apart, each with its calibrated noise, refined by golden-section search
 // between its neighbours to 1e-4 decades, then rounded to float32 (the blob's precision) and the
 // noise calibrated again at the rounded scale. At least one row.
-PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows);
+// `coarse`: grids 0.5 decades apart for both, refined to 1e-6 and 1e-2 decades, about ten
+// times cheaper; for ranking candidates (the recipe's search), not for the model kept.
+enum class CalibrationGrid : uint32_t { fine = 0, coarse = 1 };
+PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows,
+                                           CalibrationGrid grid = CalibrationGrid::fine);
 
 }  // namespace pbp::trainer

@@ -4,11 +4,13 @@
 // `paper`: PBP as published (Hernandez-Lobato & Adams 2015): the given network (default 1 x 50)
 // trained for the given epochs (default 40) by ADF, the noise Gamma learnt along the way.
 // `automatic` (the default for regression): every choice made from the training rows alone.
-// A seeded part of them is held out (5 folds, pooled, below 600 rows; one fifth above); the
+// A seeded part of them is held out (3 folds, pooled, below 600 rows; one fifth above); the
 // candidate networks are trained on the rest, scored on the held-out rows after 10, 20, 40, 80,
 // ... epochs with the noise variance that fits those rows best (noise_calibration.hpp), and the
 // best (network, epochs) is trained again on every row, with each epoch's model the average of
-// the posterior over its updates (iterate_average.hpp). Its noise is the calibrated one.
+// the posterior over its updates (iterate_average.hpp). Its noise is the calibrated one. The
+// search is a race: a candidate whose held-out rows are below another's beyond three standard
+// errors is trained no further, in this fold or the next (recipe.cpp).
 // Measured on the UCI benchmark's 20 splits (tools/bench/RESULTS.md, tools/bench/uci.sh).
 #pragma once
 #include <cstdint>
@@ -49,7 +51,7 @@ struct TrainProgress {
   uint32_t epoch = 0, epochs = 0;  // within the training under way
 };
 
-// Held-out folds for `rows` training rows: 5 (pooled) below 600 rows, else 1 (a fifth held out).
+// Held-out folds for `rows` training rows: 3 (pooled) below 600 rows, else 1 (a fifth held out).
 size_t selection_folds(size_t rows);
 
 // Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (regression only:

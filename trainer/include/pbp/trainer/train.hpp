@@ -85,6 +85,9 @@ struct TrainOptions {
   uint32_t threads = 1;
   // Called after every epoch with (epochs done, total); for progress bars and training curves.
   std::function<void(uint32_t, uint32_t, const Model&)> on_epoch;
+  // Called after on_epoch with the epochs done; true ends the training there (the model is that
+  // epoch's): the recipe's search stops a candidate that cannot win.
+  std::function<bool(uint32_t)> stop_after;
 };
 
 // What happened during training, for reports and tests.
