@@ -29,6 +29,7 @@ const char* activation_label(trainer::Activation activation) {
 
 const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
+    "                 [--likelihood L]\n"
     "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
     "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40]\n"
     "                 [--seed N] [--storage float16|int8|int8-logvar [--fallback auto|...]]\n"

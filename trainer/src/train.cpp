@@ -99,10 +99,13 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
 
   const uint32_t classes = check_targets(data, options);
   if (options.task == Task::regression) check_regression_target(data);
-  const uint32_t outputs = options.task == Task::multiclass ? classes : 1;
 
   Model model;
   model.task = options.task;
+  // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
+  const std::unique_ptr<Likelihood> likelihood =
+      make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
+  const uint32_t outputs = likelihood->outputs();
   FittedStandardisation fitted = fit_standardisation(data);
   model.standardisation = std::move(fitted.standardisation);
   if (options.task != Task::regression) {  // labels and counts are modelled as they are
@@ -159,9 +162,6 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   }
   const double damping = ard || laplace ? kArdDamping : kUndamped;
   AdfWorkspace workspace(model.layers, options.threads);
-  // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
-  const std::unique_ptr<Likelihood> likelihood =
-      make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
   const WeightUpdate update = ebp ? WeightUpdate::mean_only : WeightUpdate::mean_and_variance;
   const bool sep = options.inference == Inference::sep;
   PaddedPriorSites prior_sites;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/likelihood_table.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::trainer {
@@ -75,6 +76,8 @@ struct TrainOptions {
   uint32_t classes = 0;  // multiclass: number of classes C; 0 = 1 + the largest label seen
   Algorithm algorithm = Algorithm::pbp;
   PriorMode prior = PriorMode::automatic;
+  // A line of likelihood_table.hpp for `task`; automatic: the task's first (regression: gaussian).
+  LikelihoodKind likelihood = LikelihoodKind::automatic;
   SoftmaxApproximation softmax = SoftmaxApproximation::mean_field;
   uint32_t samples = 10;  // draws per update for SoftmaxApproximation::sampled
   InitialMeans initial_means = InitialMeans::automatic;
