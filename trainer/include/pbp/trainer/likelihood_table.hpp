@@ -16,6 +16,7 @@
 // clang-format off
 #define PBP_TRAINER_LIKELIHOODS(X) \
   X(gaussian, "gaussian", regression, make_gaussian_likelihood) \
+  X(heteroscedastic, "heteroscedastic", regression, make_heteroscedastic_likelihood) \
   X(probit, "probit", binary, make_probit_likelihood) \
   X(softmax, "softmax", multiclass, make_softmax_likelihood) \
   X(negative_binomial, "negative-binomial", count, make_negative_binomial_likelihood)
