@@ -102,6 +102,7 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
 
   Model model;
   model.task = options.task;
+  model.likelihood = resolve_likelihood(options.likelihood, options.task);
   // Its own stream (for the sampled softmax), so the weights' initialisation does not depend on it.
   const std::unique_ptr<Likelihood> likelihood =
       make_likelihood(options, classes, &model.noise, options.seed ^ 0x5DEECE66Dull);
