@@ -212,7 +212,9 @@ int run(const ParsedOptions& options) {
             << (ebp ? ", EBP (fixed variances and prior)" : "") << "\n"
             << "training took " << fixed(seconds, 3) << " s"
             << (curve ? " (+ " + fixed(curve_seconds, 3) + " s scoring the curve)" : "");
-  if (train_options.task == trainer::Task::regression) {
+  if (model.likelihood == trainer::LikelihoodKind::heteroscedastic) {
+    std::cout << "; noise per input (the network's second output)";
+  } else if (train_options.task == trainer::Task::regression) {
     std::cout << "; noise std " << general(noise_std(model), 6) << " (original units)";
   }
   std::cout << "\n";

@@ -37,7 +37,8 @@ enum class SoftmaxApproximation : uint32_t { log_bound = 0, sampled = 1, mean_fi
 enum class InitialMeans : uint32_t { automatic = 0, paper = 1, unit = 2 };
 
 // Whether EP refines the weights' prior factors and the prior precision lambda after every epoch
-// (PBP) or keeps them at the prior. `automatic` learns it for regression and counts only.
+// (PBP) or keeps them at the prior. `automatic` learns it for regression (not the
+// heteroscedastic likelihood, see train.cpp) and counts only.
 // Binary: with a probit likelihood nothing fixes the output's scale, so on (nearly) separable
 // data the evidence keeps favouring larger weights, the learned prior variance follows them, and
 // both grow without bound (breast cancer, 1 x 50: accuracy 0.944 learned vs 0.970 fixed).
