@@ -25,7 +25,7 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   const auto likelihood = static_cast<format::Likelihood>(model->likelihood);
   model->task = static_cast<uint32_t>(format::task_of(likelihood));
   model->epistemic_scale = 1.0f;
-  if (likelihood == format::Likelihood::gaussian_epistemic_scaled) {
+  if (likelihood_has_epistemic_scale(model->likelihood)) {
     if (section.size < format::model_section::kSizeWithEpistemicScale) {
       return PBP_ERR_BAD_EPISTEMIC_SCALE;
     }
@@ -38,9 +38,9 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   }
   if (model->layer_count == 0 || model->layer_count > PBP_MAX_LAYERS) return PBP_ERR_LAYER_COUNT;
   if (model->input_count == 0 || model->input_count > PBP_MAX_UNITS) return PBP_ERR_UNIT_COUNT;
-  const bool multiclass = model->task == PBP_TASK_MULTICLASS;
-  if (multiclass ? model->output_count < 2 || model->output_count > PBP_MAX_CLASSES
-                 : model->output_count != 1) {
+  const uint32_t outputs = likelihood_outputs(model->likelihood);  // 0: the class count
+  if (outputs == 0 ? model->output_count < 2 || model->output_count > PBP_MAX_CLASSES
+                   : model->output_count != outputs) {
     return PBP_ERR_OUTPUT_COUNT;
   }
   const float gammas[4] = {model->noise_a, model->noise_b, model->prior_a, model->prior_b};

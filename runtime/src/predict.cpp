@@ -12,12 +12,14 @@ namespace {
 // The outputs from the pass's output moments, out of line: their locals are not on the stack
 // while the forward pass runs (the predict stack budget).
 __attribute__((noinline)) pbp_status regression_result(const pbp_model* model, const float* input,
-                                                       float probability, float mean,
-                                                       float variance, pbp_prediction* result) {
+                                                       float probability, const float* mean,
+                                                       const float* variance,
+                                                       pbp_prediction* result) {
   using namespace pbp;
   const outputs::RegressionMoments<float> moments =
-      outputs::regression_moments(mean, variance, model->epistemic_scale, model->noise_a,
-                                  model->noise_b, model->target_mean, model->target_std);
+      outputs::regression_predictive(model->likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC,
+                                     mean, variance, model->epistemic_scale, model->noise_a,
+                                     model->noise_b, model->target_mean, model->target_std);
   pbp_prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;
@@ -45,16 +47,14 @@ extern "C" pbp_status pbp_predict(const pbp_model* model, const float* input, ui
                                   float probability, void* workspace, size_t workspace_bytes,
                                   pbp_prediction* result) {
   using namespace pbp;
-  // Regression only: other tasks have several outputs or another meaning (pbp_predict_classes,
-  // pbp_predict_count), and the single mean/variance below must match output_count == 1.
+  // Regression only: other tasks' outputs have another meaning (pbp_predict_classes,
+  // pbp_predict_count).
   const pbp_status status = detail::check_prediction_arguments(
       model, detail::task_bit(PBP_TASK_REGRESSION), input, input_count, workspace, workspace_bytes);
   if (status != PBP_OK) return status;
   if (result == nullptr) return PBP_ERR_NULL_ARGUMENT;
   if (!(probability > 0.0f && probability < 1.0f)) return PBP_ERR_BAD_PROBABILITY;
 
-  float mean = 0.0f;
-  float variance = 0.0f;
-  detail::forward_pass(model, input, workspace, &mean, &variance);
-  return regression_result(model, input, probability, mean, variance, result);
+  const detail::WorkspaceOutputs out = detail::forward_pass_in_workspace(model, input, workspace);
+  return regression_result(model, input, probability, out.mean, out.var, result);
 }

@@ -248,12 +248,18 @@ void print_output(const pbp_model& m) {
     default: {
       const float variance = outputs::gamma_variance(m.noise_a, m.noise_b);
       std::printf("output:     Gaussian predictive in target units (pbp_predict)\n");
-      std::printf(
-          "noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised), std %s in "
-          "target units\n",
-          float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
-          float_text(variance).c_str(),
-          general(std::sqrt(static_cast<double>(variance)) * m.target_std, 6).c_str());
+      if (m.likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC) {
+        std::printf(
+            "noise:      per input: the second output is its log variance (the Gamma is "
+            "unused)\n");
+      } else {
+        std::printf(
+            "noise:      Gamma(a=%s, b=%s), variance b/(a-1) = %s (standardised), std %s in "
+            "target units\n",
+            float_text(m.noise_a).c_str(), float_text(m.noise_b).c_str(),
+            float_text(variance).c_str(),
+            general(std::sqrt(static_cast<double>(variance)) * m.target_std, 6).c_str());
+      }
       std::printf("target:     mean %s, std %s (what the standardised output is scaled back by)\n",
                   float_text(m.target_mean).c_str(), float_text(m.target_std).c_str());
     }

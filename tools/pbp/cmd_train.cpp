@@ -29,6 +29,7 @@ const char* activation_label(trainer::Activation activation) {
 
 const char* const kUsage =
     "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
+    "                 [--likelihood L]\n"
     "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
     "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40]\n"
     "                 [--seed N] [--storage float16|int8|int8-logvar [--fallback auto|...]]\n"
@@ -211,7 +212,9 @@ int run(const ParsedOptions& options) {
             << (ebp ? ", EBP (fixed variances and prior)" : "") << "\n"
             << "training took " << fixed(seconds, 3) << " s"
             << (curve ? " (+ " + fixed(curve_seconds, 3) + " s scoring the curve)" : "");
-  if (train_options.task == trainer::Task::regression) {
+  if (model.likelihood == trainer::LikelihoodKind::heteroscedastic) {
+    std::cout << "; noise per input (the network's second output)";
+  } else if (train_options.task == trainer::Task::regression) {
     std::cout << "; noise std " << general(noise_std(model), 6) << " (original units)";
   }
   std::cout << "\n";

@@ -8,6 +8,7 @@
 #include "host_names.hpp"
 #include "output.hpp"
 #include "pbp/host/parallel.hpp"
+#include "pbp/trainer/likelihood.hpp"
 #include "pbp/trainer/option_names.hpp"
 
 namespace pbp::cli {
@@ -58,9 +59,9 @@ void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train)
 }  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"labels"},    {"target"},    {"task"},   {"classes"},   {"algorithm"}, {"prior"},
-          {"softmax"},   {"samples"},   {"hidden"}, {"epochs"},    {"seed"},      {"threads"},
-          {"inference"}, {"averaging"}, {"recipe"}, {"activation"}};
+  return {{"labels"},    {"target"},    {"task"},   {"classes"},    {"algorithm"}, {"prior"},
+          {"softmax"},   {"samples"},   {"hidden"}, {"epochs"},     {"seed"},      {"threads"},
+          {"inference"}, {"averaging"}, {"recipe"}, {"activation"}, {"likelihood"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -71,12 +72,14 @@ const char* const kTrainingOptionsHelp =
     "                       0..C-1) or count (non-negative integers: a negative-binomial\n"
     "                       predictive, from a Poisson likelihood with a Gaussian log rate)\n"
     "  --classes C          multiclass: the number of classes (default: 1 + the largest label)\n"
+    "  --likelihood L       the task's likelihood, from the trainer's table (an unknown name\n"
+    "                       lists them); default: the task's first (regression: gaussian)\n"
     "  --algorithm A        pbp (default) or ebp (expectation backpropagation: variances and\n"
     "                       prior fixed)\n"
     "  --prior P            learned (EP refinement of the prior precision) or fixed (kept at\n"
     "                       its prior mean); default (auto): learned for regression and\n"
-    "                       count, fixed for binary and multiclass, where learning it is "
-    "unstable;\n"
+    "                       count, fixed for binary, multiclass and the heteroscedastic\n"
+    "                       likelihood, where learning it is unstable;\n"
     "                       or ard: learned, with one prior precision per input on its\n"
     "                       first-layer weights (pbp inspect shows each input's relevance);\n"
     "                       or laplace: the EP paper's sparsity-promoting Laplace prior on\n"
@@ -124,6 +127,8 @@ trainer::TrainOptions training_options(const ParsedOptions& options) {
     train.classes =
         static_cast<uint32_t>(options.integer_between("classes", 0, 2, trainer::kMaxClasses));
   }
+  train.likelihood =
+      named_option(options, "likelihood", trainer::kLikelihoodNames, train.likelihood);
   train.algorithm = named_option(options, "algorithm", trainer::kAlgorithmNames, train.algorithm);
   train.prior = named_option(options, "prior", trainer::kPriorNames, train.prior);
   train.inference = named_option(options, "inference", trainer::kInferenceNames, train.inference);
@@ -185,7 +190,9 @@ std::string architecture(size_t inputs, const std::vector<uint32_t>& hidden, siz
 }
 
 size_t output_count(const trainer::TrainOptions& train) {
-  return train.task == trainer::Task::multiclass ? train.classes : 1;
+  if (train.task == trainer::Task::multiclass) return train.classes;
+  trainer::Gamma noise;  // the likelihood's width, from its table line (likelihood_table.hpp)
+  return trainer::make_likelihood(train, 0, &noise, 0)->outputs();
 }
 
 std::string task_summary(const trainer::TrainOptions& train) {

@@ -64,6 +64,9 @@ fmt::Likelihood blob_likelihood(const Model& model) {
     case Task::count:
       return fmt::Likelihood::poisson;
     default:
+      if (model.likelihood == LikelihoodKind::heteroscedastic) {
+        return fmt::Likelihood::gaussian_heteroscedastic;
+      }
       return model.epistemic_scale == 1.0 ? fmt::Likelihood::gaussian
                                           : fmt::Likelihood::gaussian_epistemic_scaled;
   }
@@ -117,8 +120,10 @@ void check_model(const Model& model) {
       throw std::invalid_argument("write_blob: multiclass needs 2.." +
                                   std::to_string(PBP_MAX_CLASSES) + " outputs (one per class)");
     }
-  } else if (model.output_count() != 1) {
-    throw std::invalid_argument("write_blob: regression, binary and count need 1 output");
+  } else if (model.output_count() != likelihood_outputs(static_cast<uint32_t>(
+                                         blob_likelihood(model)))) {  // likelihoods.hpp
+    throw std::invalid_argument(
+        "write_blob: the output count does not match the likelihood (1; heteroscedastic: 2)");
   }
   const Standardisation& s = model.standardisation;
   if (s.input_mean.size() != model.input_count() || s.input_std.size() != model.input_count()) {
@@ -289,7 +294,7 @@ std::vector<uint8_t> write_blob(const Model& model) {
   };
 
   const fmt::Likelihood likelihood = blob_likelihood(model);
-  const bool scaled = likelihood == fmt::Likelihood::gaussian_epistemic_scaled;
+  const bool scaled = likelihood_has_epistemic_scale(static_cast<uint32_t>(likelihood));
   const size_t model_at =
       out.reserve(scaled ? fmt::model_section::kSizeWithEpistemicScale : fmt::model_section::kSize);
   out.put_u32(model_at + fmt::model_section::kLikelihood, static_cast<uint32_t>(likelihood));

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <stdexcept>
+
 #include "likelihoods/likelihoods.hpp"
 #include "pbp/trainer/moment_matching.hpp"
 
@@ -17,6 +19,13 @@ void GaussianLikelihood::after_update(const double* mean, const double* var, dou
   const std::optional<Gamma> next = gaussian_gamma_update(*noise_, target, mean[0], var[0]);
   noise_rejected_ = !next;
   if (next) *noise_ = *next;
+}
+
+std::unique_ptr<Likelihood> make_gaussian_likelihood(const LikelihoodContext& context) {
+  if (context.noise == nullptr) {
+    throw std::invalid_argument("regression likelihood: needs a noise Gamma");
+  }
+  return std::make_unique<GaussianLikelihood>(*context.noise);
 }
 
 }  // namespace pbp::trainer

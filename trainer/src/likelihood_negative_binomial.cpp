@@ -84,4 +84,8 @@ double NegativeBinomialLikelihood::log_z(const double* mean, const double* var, 
   return rise.value - log_gamma(y + 1.0) + y * m - y * softplus_u - r_softplus;
 }
 
+std::unique_ptr<Likelihood> make_negative_binomial_likelihood(const LikelihoodContext&) {
+  return std::make_unique<NegativeBinomialLikelihood>();
+}
+
 }  // namespace pbp::trainer

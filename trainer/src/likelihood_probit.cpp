@@ -13,4 +13,8 @@ double ProbitLikelihood::log_z(const double* mean, const double* var, double tar
   return lz.value;
 }
 
+std::unique_ptr<Likelihood> make_probit_likelihood(const LikelihoodContext&) {
+  return std::make_unique<ProbitLikelihood>();
+}
+
 }  // namespace pbp::trainer

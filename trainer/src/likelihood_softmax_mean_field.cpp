@@ -49,4 +49,19 @@ double SoftmaxMeanFieldLikelihood::log_z(const double* mean, const double* var, 
   return -log_sum;
 }
 
+// The multiclass line of the table: --softmax chooses among the three approximations.
+std::unique_ptr<Likelihood> make_softmax_likelihood(const LikelihoodContext& context) {
+  const uint32_t classes = context.classes;
+  switch (context.options.softmax) {
+    case SoftmaxApproximation::sampled:
+      return std::make_unique<SoftmaxSampledLikelihood>(classes, context.options.samples,
+                                                        context.seed);
+    case SoftmaxApproximation::log_bound:
+      return std::make_unique<SoftmaxLogBoundLikelihood>(classes);
+    case SoftmaxApproximation::mean_field:
+      return std::make_unique<SoftmaxMeanFieldLikelihood>(classes);
+  }
+  throw std::invalid_argument("make_likelihood: unknown softmax approximation");
+}
+
 }  // namespace pbp::trainer

@@ -1,34 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <stdexcept>
+#include <string>
 
-#include "likelihoods/likelihoods.hpp"
+#include "pbp/trainer/dataset.hpp"
 #include "pbp/trainer/likelihood.hpp"
+#include "pbp/trainer/likelihood_table.hpp"
 
 namespace pbp::trainer {
 
+// Every factory of the table, each defined in its likelihood's file.
+#define PBP_DECLARE_FACTORY(kind, name, task, factory) \
+  std::unique_ptr<Likelihood> factory(const LikelihoodContext& context);
+PBP_TRAINER_LIKELIHOODS(PBP_DECLARE_FACTORY)
+#undef PBP_DECLARE_FACTORY
+
 std::unique_ptr<Likelihood> make_likelihood(const TrainOptions& options, uint32_t classes,
                                             Gamma* noise, uint64_t seed) {
-  switch (options.task) {
-    case Task::regression:
-      if (noise == nullptr)
-        throw std::invalid_argument("regression likelihood: needs a noise Gamma");
-      return std::make_unique<GaussianLikelihood>(*noise);
-    case Task::binary:
-      return std::make_unique<ProbitLikelihood>();
-    case Task::multiclass:
-      switch (options.softmax) {
-        case SoftmaxApproximation::sampled:
-          return std::make_unique<SoftmaxSampledLikelihood>(classes, options.samples, seed);
-        case SoftmaxApproximation::log_bound:
-          return std::make_unique<SoftmaxLogBoundLikelihood>(classes);
-        case SoftmaxApproximation::mean_field:
-          return std::make_unique<SoftmaxMeanFieldLikelihood>(classes);
-      }
-      throw std::invalid_argument("make_likelihood: unknown softmax approximation");
-    case Task::count:
-      return std::make_unique<NegativeBinomialLikelihood>();
+  const LikelihoodKind kind = resolve_likelihood(options.likelihood, options.task);
+  if (likelihood_task(kind, options.task) != options.task) {
+    throw std::invalid_argument(std::string("the ") + likelihood_kind_name(kind) +
+                                " likelihood goes with task " +
+                                task_name(likelihood_task(kind, options.task)));
   }
-  throw std::invalid_argument("make_likelihood: unknown task");
+  const LikelihoodContext context{options, classes, noise, seed};
+#define PBP_MAKE_LIKELIHOOD(kind_, name, task, factory) \
+  if (kind == LikelihoodKind::kind_) return factory(context);
+  PBP_TRAINER_LIKELIHOODS(PBP_MAKE_LIKELIHOOD)
+#undef PBP_MAKE_LIKELIHOOD
+  throw std::invalid_argument("make_likelihood: unknown likelihood");
 }
 
 }  // namespace pbp::trainer

@@ -40,9 +40,9 @@ OutputLayerMoments output_layer_moments(const Model& model, std::span<const doub
 Prediction predict(const Model& model, std::span<const double> x) {
   const auto [mean, var] = output_layer_moments(model, x);
   const Standardisation& s = model.standardisation;
-  const outputs::RegressionMoments<double> moments =
-      outputs::regression_moments(mean[0], var[0], model.epistemic_scale, model.noise.a,
-                                  model.noise.b, s.target_mean, s.target_std);
+  const outputs::RegressionMoments<double> moments = outputs::regression_predictive(
+      model.likelihood == LikelihoodKind::heteroscedastic, mean.data(), var.data(),
+      model.epistemic_scale, model.noise.a, model.noise.b, s.target_mean, s.target_std);
   Prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;

@@ -98,6 +98,13 @@ IterateAveraging averaging(const TrainOptions& options) {
   return options.averaging == IterateAveraging::off ? IterateAveraging::off : IterateAveraging::on;
 }
 
+// Whether the automatic search applies: it calibrates the Gaussian likelihood's shared noise, which
+// a heteroscedastic model does not have (its g output carries the noise), so that trains as paper.
+bool searched(const TrainOptions& options) {
+  return options.task == Task::regression &&
+         resolve_likelihood(options.likelihood, options.task) == LikelihoodKind::gaussian;
+}
+
 }  // namespace
 
 size_t selection_folds(size_t rows) {
@@ -108,7 +115,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
                         const SearchSpace& space, RecipeChoice* choice,
                         const std::function<void(const TrainProgress&)>& progress,
                         TrainReport* report) {
-  if (recipe == Recipe::paper || options.task != Task::regression) {
+  if (recipe == Recipe::paper || !searched(options)) {
     TrainOptions o = options;
     o.on_epoch = [&](uint32_t done, uint32_t total, const Model& model) {
       if (options.on_epoch) options.on_epoch(done, total, model);

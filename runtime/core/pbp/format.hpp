@@ -63,7 +63,8 @@ inline constexpr uint32_t kNoiseB = 20;      // f32 > 0
 inline constexpr uint32_t kPriorA = 24;      // f32 > 1: Gamma on the weights' prior precision
 inline constexpr uint32_t kPriorB = 28;      // f32 > 0
 inline constexpr uint32_t kSize = 32;
-// Likelihood gaussian_epistemic_scaled only: the section is at least kSizeWithEpistemicScale.
+// The likelihoods whose table line says so (likelihoods.hpp): the section is at least
+// kSizeWithEpistemicScale.
 inline constexpr uint32_t kEpistemicScale = 32;  // f32 in [kMinEpistemicScale, kMaxEpistemicScale]
 inline constexpr uint32_t kSizeWithEpistemicScale = 36;
 inline constexpr float kMinEpistemicScale = 1.0f / 1024.0f;
@@ -85,6 +86,7 @@ enum class Likelihood : uint32_t {
   softmax = PBP_LIKELIHOOD_SOFTMAX,
   poisson = PBP_LIKELIHOOD_POISSON,
   gaussian_epistemic_scaled = PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED,
+  gaussian_heteroscedastic = PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC,
 };
 
 // The task a known likelihood belongs to (the likelihood table's, likelihoods.hpp).

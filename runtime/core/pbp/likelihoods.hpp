@@ -4,8 +4,10 @@
 // one; the trainer's likelihoods (how it trains for a task) are trainer/src/likelihood_*.cpp,
 // chosen in trainer/src/make_likelihood.cpp.
 //
-// Each line is X(id, "name", task): id is PBP_LIKELIHOOD_* (pbp.h), the name what pbp inspect
-// prints, task the PBP_TASK_* whose predict function reads the model.
+// Each line is X(id, "name", task, outputs, scaled): id is PBP_LIKELIHOOD_* (pbp.h), the name
+// what pbp inspect prints, task the PBP_TASK_* whose predict function reads the model, outputs
+// the output layer's width (0: the class count, 2 .. PBP_MAX_CLASSES), scaled 1 when the model
+// section carries the epistemic scale (format.hpp).
 #pragma once
 #include <stdint.h>
 
@@ -13,25 +15,26 @@
 
 // clang-format off
 #define PBP_LIKELIHOODS(X) \
-  X(PBP_LIKELIHOOD_GAUSSIAN, "gaussian", PBP_TASK_REGRESSION) \
-  X(PBP_LIKELIHOOD_PROBIT, "probit", PBP_TASK_BINARY) \
-  X(PBP_LIKELIHOOD_SOFTMAX, "softmax", PBP_TASK_MULTICLASS) \
-  X(PBP_LIKELIHOOD_POISSON, "poisson", PBP_TASK_COUNT_DATA) \
-  X(PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED, "gaussian_epistemic_scaled", PBP_TASK_REGRESSION)
+  X(PBP_LIKELIHOOD_GAUSSIAN, "gaussian", PBP_TASK_REGRESSION, 1, 0) \
+  X(PBP_LIKELIHOOD_PROBIT, "probit", PBP_TASK_BINARY, 1, 0) \
+  X(PBP_LIKELIHOOD_SOFTMAX, "softmax", PBP_TASK_MULTICLASS, 0, 0) \
+  X(PBP_LIKELIHOOD_POISSON, "poisson", PBP_TASK_COUNT_DATA, 1, 0) \
+  X(PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED, "gaussian_epistemic_scaled", PBP_TASK_REGRESSION, 1, 1) \
+  X(PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC, "gaussian_heteroscedastic", PBP_TASK_REGRESSION, 2, 1)
 // clang-format on
 
 namespace pbp {
 
 // Whether `likelihood` is one of the table (a reader refuses any other: PBP_ERR_UNSUPPORTED_TASK).
 inline constexpr bool is_likelihood(uint32_t likelihood) {
-#define PBP_KNOWN_LIKELIHOOD(id, name, task) || likelihood == (id)
+#define PBP_KNOWN_LIKELIHOOD(id, name, task, outputs, scaled) || likelihood == (id)
   return false PBP_LIKELIHOODS(PBP_KNOWN_LIKELIHOOD);
 #undef PBP_KNOWN_LIKELIHOOD
 }
 
 // The PBP_TASK_* of a likelihood of the table (regression for any other).
 inline constexpr uint32_t likelihood_task(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_TASK(id, name, task) \
+#define PBP_LIKELIHOOD_TASK(id, name, task, outputs, scaled) \
   if (likelihood == (id)) return task;
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_TASK)
 #undef PBP_LIKELIHOOD_TASK
@@ -40,11 +43,29 @@ inline constexpr uint32_t likelihood_task(uint32_t likelihood) {
 
 // The table's name of a likelihood, or nullptr.
 inline constexpr const char* likelihood_name(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_NAME(id, name, task) \
+#define PBP_LIKELIHOOD_NAME(id, name, task, outputs, scaled) \
   if (likelihood == (id)) return name;
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_NAME)
 #undef PBP_LIKELIHOOD_NAME
   return nullptr;
+}
+
+// The output layer's width a likelihood of the table needs; 0: the class count (multiclass).
+inline constexpr uint32_t likelihood_outputs(uint32_t likelihood) {
+#define PBP_LIKELIHOOD_OUTPUTS(id, name, task, outputs, scaled) \
+  if (likelihood == (id)) return outputs;
+  PBP_LIKELIHOODS(PBP_LIKELIHOOD_OUTPUTS)
+#undef PBP_LIKELIHOOD_OUTPUTS
+  return 1;
+}
+
+// Whether a likelihood's model section carries the epistemic scale (format.hpp).
+inline constexpr bool likelihood_has_epistemic_scale(uint32_t likelihood) {
+#define PBP_LIKELIHOOD_SCALED(id, name, task, outputs, scaled) \
+  if (likelihood == (id)) return (scaled) != 0;
+  PBP_LIKELIHOODS(PBP_LIKELIHOOD_SCALED)
+#undef PBP_LIKELIHOOD_SCALED
+  return false;
 }
 
 }  // namespace pbp

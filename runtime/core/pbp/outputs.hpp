@@ -39,6 +39,31 @@ inline RegressionMoments<T> regression_moments(T nu, T psi, T epistemic_scale, T
           gamma_variance(noise_a, noise_b) * target_variance};
 }
 
+// Heteroscedastic regression (PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC): output f ~ N(nu_f, psi_f)
+// is the mean, g ~ N(nu_g, psi_g) the log noise variance (standardised units), y ~ N(f, e^g). The
+// predictive's moments: mean nu_f, epistemic variance psi_f (times the model's scale), aleatoric
+// variance E[e^g] = exp(nu_g + psi_g / 2) (the log-normal mean), all in target units.
+template <class T>
+inline RegressionMoments<T> heteroscedastic_moments(T nu_f, T psi_f, T nu_g, T psi_g,
+                                                    T epistemic_scale, T target_mean,
+                                                    T target_std) {
+  const T target_variance = target_std * target_std;
+  return {nu_f * target_std + target_mean, epistemic_scale * psi_f * target_variance,
+          math::exp(nu_g + psi_g * T(0.5)) * target_variance};
+}
+
+// The regression predictive of a model's output moments (nu, psi: its output_count values):
+// the heteroscedastic one for that likelihood, else the Gamma noise's.
+template <class T>
+inline RegressionMoments<T> regression_predictive(bool heteroscedastic, const T* nu, const T* psi,
+                                                  T epistemic_scale, T noise_a, T noise_b,
+                                                  T target_mean, T target_std) {
+  return heteroscedastic ? heteroscedastic_moments(nu[0], psi[0], nu[1], psi[1], epistemic_scale,
+                                                   target_mean, target_std)
+                         : regression_moments(nu[0], psi[0], epistemic_scale, noise_a, noise_b,
+                                              target_mean, target_std);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Binary: probit likelihood p(y = 1 | z) = Phi(z). E[Phi(z)] = Phi(nu / sqrt(1 + psi)) exactly.
 // Each class comes from its own tail, so the smaller probability keeps its relative precision.

@@ -77,7 +77,7 @@ typedef enum pbp_status {
   PBP_ERR_MISSING_SECTION = 14, /* model, layers, standardisation or tensor data missing */
   PBP_ERR_SECTION_SIZE = 15,    /* a known section has the wrong length */
   /* Model description. */
-  PBP_ERR_UNSUPPORTED_TASK = 16, /* likelihood not one of PBP_LIKELIHOOD_* (0 .. 4) */
+  PBP_ERR_UNSUPPORTED_TASK = 16, /* likelihood not one of PBP_LIKELIHOOD_* (0 .. 5) */
   PBP_ERR_LAYER_COUNT = 17,      /* 0 or > PBP_MAX_LAYERS layers */
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
   PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
@@ -143,7 +143,10 @@ typedef enum pbp_status {
  * s, set with the noise from held-out rows (ADF counts each row once per epoch, so psi is too
  * small by a factor the training rows measure) */
 #define PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED 4u
-#define PBP_NUM_LIKELIHOODS 5u
+/* regression with input-dependent noise: 2 outputs, f and g = log noise variance (standardised);
+ * N(nu_f, s psi_f + exp(nu_g + psi_g / 2)), s = epistemic_scale */
+#define PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC 5u
+#define PBP_NUM_LIKELIHOODS 6u
 
 /* Storage types of a tensor (format field): how a layer's weights are encoded in the blob. */
 #define PBP_STORAGE_FLOAT32 1u /* IEEE binary32: 4 bytes per element */
@@ -187,7 +190,8 @@ typedef struct pbp_model {
   uint32_t task;         /* PBP_TASK_*, from the likelihood */
   uint32_t likelihood;   /* PBP_LIKELIHOOD_* */
   uint32_t input_count;  /* 1 .. PBP_MAX_UNITS */
-  uint32_t output_count; /* multiclass: the class count (2 .. PBP_MAX_CLASSES); else 1 */
+  uint32_t output_count; /* multiclass: the class count (2 .. PBP_MAX_CLASSES); heteroscedastic: 2;
+                          * else 1 */
   uint32_t layer_count;  /* 1 .. PBP_MAX_LAYERS */
   uint32_t max_width;    /* largest layer width */
   uint32_t weight_count; /* sum over layers of outputs * (inputs + 1); <= blob size / 4 */
@@ -196,7 +200,7 @@ typedef struct pbp_model {
   float noise_a, noise_b; /* Gamma on the noise precision (standardised units), a > 1, b > 0 */
   float prior_a, prior_b; /* Gamma on the weights' prior precision, a > 1, b > 0 */
   /* Regression: the factor on the network's epistemic variance, finite and in [2^-10, 2^10];
-   * 1 for every likelihood but PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED. */
+   * 1 for every likelihood but PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED and _HETEROSCEDASTIC. */
   float epistemic_scale;
   float target_mean, target_std;
   const float* input_mean; /* input_count values */

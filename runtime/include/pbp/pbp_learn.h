@@ -22,8 +22,9 @@
  * likelihood 4), the predictive's scale and noise are re-fitted from that window once 32 rows
  * are scored, so the intervals follow the narrowing weights (the update itself keeps ADF's noise
  * Gamma, update_noise_a/b). Opt-in for now: the check and ADF's Gamma live in RAM only, so a
- * learner restarted from a saved blob continues differently from one that was not. Regression and binary (probit) models; multiclass
- * and count models are refused with PBP_ERR_WRONG_TASK.
+ * learner restarted from a saved blob continues differently from one that was not. Regression
+ * and binary (probit) models; multiclass, count and heteroscedastic regression models are refused
+ * with PBP_ERR_WRONG_TASK.
  *
  * Memory: a pbp_learner (a pbp_model and a few words), the state PBP_LEARN_STATE_BYTES(weights)
  * (float32 mean and variance of every weight: float16 and int8 blobs are decoded), and the update's
@@ -101,7 +102,7 @@ typedef struct pbp_learn_outcome {
  * read after this call): copies (float16: widens) every weight's mean and variance into `state`
  * (4-byte aligned, at least PBP_LEARN_STATE_BYTES(source->weight_count) bytes) and fills
  * `learner`. Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a
- * multiclass or count model), PBP_ERR_STORAGE_TYPE (weights in a storage type
+ * multiclass, count or heteroscedastic model), PBP_ERR_STORAGE_TYPE (weights in a storage type
  * the learner cannot read: none of pbp_open's today),
  * PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL; on any error `learner` is zeroed and
  * nothing is written to `state`. */

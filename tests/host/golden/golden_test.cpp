@@ -53,7 +53,8 @@ struct Spec {
   uint64_t seed;
   double epistemic_scale = 1.0;              // not 1: the blob has the epistemic-scaled likelihood
   Activation activation = Activation::relu;  // of the hidden layers
-  format::Storage storage = format::Storage::float32;  // of the layers' weights
+  format::Storage storage = format::Storage::float32;     // of the layers' weights
+  LikelihoodKind likelihood = LikelihoodKind::automatic;  // heteroscedastic: 2 outputs
 };
 
 const std::vector<Spec>& specs() {
@@ -98,6 +99,17 @@ const std::vector<Spec>& specs() {
        1.0,
        Activation::relu,
        format::Storage::int8_log_variance},
+      // Likelihood 5: input-dependent noise, the aleatoric variance exp(nu_g + psi_g / 2).
+      {"3-8-2 heteroscedastic",
+       3,
+       {8},
+       400,
+       40,
+       17,
+       1.0,
+       Activation::relu,
+       format::Storage::float32,
+       LikelihoodKind::heteroscedastic},
   };
   return list;
 }
@@ -256,6 +268,7 @@ std::string generate_header() {
     options.epochs = spec.epochs;
     options.seed = spec.seed;
     options.activation = spec.activation;
+    options.likelihood = spec.likelihood;
     Model model = train(synthetic_data(spec), options);
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;

@@ -79,6 +79,12 @@ void check_training_options(const trainer::TrainOptions& train, const RecipeSett
     throw UsageError("multiclass takes 2.." + std::to_string(PBP_MAX_CLASSES) + " classes, got " +
                      std::to_string(train.classes));
   }
+  const trainer::Task likelihood_task = trainer::likelihood_task(train.likelihood, train.task);
+  if (likelihood_task != train.task) {
+    throw UsageError(std::string("--likelihood ") +
+                     trainer::likelihood_kind_name(train.likelihood) + " goes with --task " +
+                     trainer::task_name(likelihood_task));
+  }
   if ((train.prior == trainer::PriorMode::ard || train.prior == trainer::PriorMode::laplace) &&
       train.algorithm == trainer::Algorithm::ebp) {
     throw UsageError("--prior " + name_of(trainer::kPriorNames, train.prior) +

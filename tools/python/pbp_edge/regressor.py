@@ -36,6 +36,8 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
     command line's model bits), None or a numpy RandomState draws one (seed_ keeps it).
     activation: of the hidden layers, 'relu' (default), 'erf' (2 Phi(a) - 1, the EP paper's
     probit unit) or 'sign', as `pbp train --activation`.
+    likelihood: a regression line of the trainer's likelihood table (_core.option_names), as
+    `pbp train --likelihood`; 'gaussian' (default): the noise from a learnt Gamma.
     verbose: 1 shows a progress bar on stderr (tqdm when installed), 0 nothing; a callable is
     called as verbose(epochs_done, epochs_planned) after every epoch instead.
     threads: 1 or 2 per training update (None: 2 on a machine with 2 CPUs); the same model bits.
@@ -45,7 +47,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
 
     def __init__(self, hidden=None, epochs=None, recipe="auto", random_state=1, prior="auto",
                  algorithm="pbp", inference="adf", averaging="auto", threads=None, verbose=1,
-                 activation="relu"):
+                 activation="relu", likelihood="gaussian"):
         self._store_params(locals())
 
     def fit(self, X, y, sample_weight=None, feature_names=None, target_name=None):
@@ -65,7 +67,8 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         if recipe == "auto" and X.shape[0] < 10:
             raise ValueError(f"recipe='auto' needs at least 10 rows, X has {X.shape[0]}; "
                              "recipe='paper' trains on fewer")
-        options = {"recipe": recipe, "hidden": check_hidden(self.hidden, allow_none=True),
+        options = {"recipe": recipe, "likelihood": check_option("likelihood", self.likelihood),
+                   "hidden": check_hidden(self.hidden, allow_none=True),
                    "epochs": check_int("epochs", self.epochs, 1, 1_000_000, allow_none=True)}
         self.__dict__.pop("learnt_rows_", None)
         return self._train(X, y, "regression", 0, options, names, target_name, {})

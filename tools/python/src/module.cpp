@@ -34,6 +34,7 @@ PYBIND11_MODULE(_core, m) {
   add("prior", pbp::trainer::kPriorNames);
   add("inference", pbp::trainer::kInferenceNames);
   add("averaging", pbp::trainer::kAveragingNames);
+  add("likelihood", pbp::trainer::kLikelihoodNames);
   add("softmax", pbp::trainer::kSoftmaxNames);
   add("recipe", pbp::trainer::kRecipeNames);
   add("storage", pbp::trainer::kStorageNames);
@@ -45,22 +46,23 @@ PYBIND11_MODULE(_core, m) {
          uint32_t classes, const std::string& recipe,
          const std::optional<std::vector<uint32_t>>& hidden, const std::string& activation,
          const std::optional<uint32_t>& epochs, uint64_t seed, const std::string& algorithm,
-         const std::string& prior, const std::string& softmax, uint32_t samples,
-         const std::string& inference, const std::string& averaging, uint32_t threads,
-         const std::vector<std::string>& feature_names, const std::string& target_name,
-         const py::object& progress) {
-        const TrainRequest request{
-            task,  classes, recipe,  hidden,    activation, epochs,  seed,          algorithm,
-            prior, softmax, samples, inference, averaging,  threads, feature_names, target_name};
+         const std::string& prior, const std::string& likelihood, const std::string& softmax,
+         uint32_t samples, const std::string& inference, const std::string& averaging,
+         uint32_t threads, const std::vector<std::string>& feature_names,
+         const std::string& target_name, const py::object& progress) {
+        const TrainRequest request{task,          classes,    recipe,    hidden,    activation,
+                                   epochs,        seed,       algorithm, prior,     likelihood,
+                                   softmax,       samples,    inference, averaging, threads,
+                                   feature_names, target_name};
         return pbp::python::train(x, y, request, progress);
       },
       py::arg("x"), py::arg("y"), py::kw_only(), py::arg("task"), py::arg("classes") = 0,
       py::arg("recipe") = "auto", py::arg("hidden") = py::none(), py::arg("activation") = "relu",
       py::arg("epochs") = py::none(), py::arg("seed") = 1, py::arg("algorithm") = "pbp",
-      py::arg("prior") = "auto", py::arg("softmax") = "mean-field", py::arg("samples") = 10,
-      py::arg("inference") = "adf", py::arg("averaging") = "auto", py::arg("threads") = 1,
-      py::arg("feature_names") = std::vector<std::string>{}, py::arg("target_name") = "",
-      py::arg("progress") = py::none(),
+      py::arg("prior") = "auto", py::arg("likelihood") = "auto", py::arg("softmax") = "mean-field",
+      py::arg("samples") = 10, py::arg("inference") = "adf", py::arg("averaging") = "auto",
+      py::arg("threads") = 1, py::arg("feature_names") = std::vector<std::string>{},
+      py::arg("target_name") = "", py::arg("progress") = py::none(),
       "Trains a model (TrainRequest in training.hpp); returns a dict with it.");
   py::class_<pbp::python::TrainedModel>(m, "TrainedModel", "A trained model, not yet a blob.");
   m.def("write_blob", &pbp::python::write_blob, py::arg("model"), py::arg("notes"),

@@ -44,6 +44,9 @@ trainer::TrainOptions train_options(const TrainRequest& r) {
   o.seed = r.seed;
   o.algorithm = named(r.algorithm, "algorithm", trainer::kAlgorithmNames);
   o.prior = named(r.prior, "prior", trainer::kPriorNames);
+  if (r.likelihood != "auto") {
+    o.likelihood = named(r.likelihood, "likelihood", trainer::kLikelihoodNames);
+  }
   o.softmax = named(r.softmax, "softmax", trainer::kSoftmaxNames);
   o.samples = r.samples;
   o.inference = named(r.inference, "inference", trainer::kInferenceNames);

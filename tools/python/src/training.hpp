@@ -27,6 +27,7 @@ struct TrainRequest {
   uint64_t seed = 1;
   std::string algorithm = "pbp";
   std::string prior = "auto";
+  std::string likelihood = "auto";  // auto: the task's default; else a trainer likelihood's name
   std::string softmax = "mean-field";
   uint32_t samples = 10;
   std::string inference = "adf";

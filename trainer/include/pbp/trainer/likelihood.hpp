@@ -2,7 +2,8 @@
 // Likelihoods as small units behind one interface: each gives log Z, the log of one data point's
 // likelihood integrated against the network output's Gaussian N(z | mean, var) (diagonal), and
 // its gradients with respect to the output means and variances; the ADF update back-propagates
-// those to every weight (eqs. 6-7). One file per likelihood under trainer/src/likelihoods/.
+// those to every weight (eqs. 6-7). One file per likelihood trainer/src/likelihood_*.cpp, each a
+// line of likelihood_table.hpp.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -30,8 +31,16 @@ class Likelihood {
   virtual void after_update(const double* /*mean*/, const double* /*var*/, double /*target*/) {}
 };
 
-// The likelihood for `options.task`. Regression reads and updates `noise` (which must outlive
-// it); the sampled softmax draws its samples from a generator seeded with `seed`.
+// What a likelihood's factory (likelihood_table.hpp) builds it from.
+struct LikelihoodContext {
+  const TrainOptions& options;
+  uint32_t classes;  // multiclass: the number of outputs
+  Gamma* noise;      // the Gaussian likelihood reads and updates it (it must outlive it)
+  uint64_t seed;     // the sampled softmax's generator
+};
+
+// The likelihood options.likelihood names (automatic: options.task's default, the table's first
+// line for the task). Throws std::invalid_argument for a likelihood of another task.
 std::unique_ptr<Likelihood> make_likelihood(const TrainOptions& options, uint32_t classes,
                                             Gamma* noise, uint64_t seed);
 

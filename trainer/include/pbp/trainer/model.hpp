@@ -9,6 +9,7 @@
 
 #include "pbp/format.hpp"
 #include "pbp/outputs.hpp"
+#include "pbp/trainer/likelihood_table.hpp"
 
 namespace pbp::trainer {
 
@@ -76,6 +77,8 @@ struct Metadata {
 
 struct Model {
   Task task = Task::regression;
+  // The trainer's likelihood it was trained with (likelihood_table.hpp); automatic: the task's.
+  LikelihoodKind likelihood = LikelihoodKind::automatic;
   std::vector<Layer> layers;
   Gamma noise;  // on the noise precision gamma (standardised target units)
   Gamma prior;  // on the prior precision lambda of the weights (with ARD: beyond layer 0)

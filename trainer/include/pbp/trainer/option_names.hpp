@@ -32,6 +32,11 @@ inline constexpr OptionName<Activation> kActivationNames[] = {
 inline constexpr OptionName<format::Storage> kStorageNames[] = {
     PBP_STORAGE_TYPES(PBP_STORAGE_OPTION)};
 #undef PBP_STORAGE_OPTION
+// The trainer's likelihoods' names from their table (pbp/trainer/likelihood_table.hpp).
+#define PBP_LIKELIHOOD_OPTION(kind, name, task, factory) {name, LikelihoodKind::kind},
+inline constexpr OptionName<LikelihoodKind> kLikelihoodNames[] = {
+    PBP_TRAINER_LIKELIHOODS(PBP_LIKELIHOOD_OPTION)};
+#undef PBP_LIKELIHOOD_OPTION
 inline constexpr OptionName<Algorithm> kAlgorithmNames[] = {{"pbp", Algorithm::pbp},
                                                             {"ebp", Algorithm::ebp}};
 // "auto" (the default) lets the task pick: learned for regression and counts, fixed otherwise.

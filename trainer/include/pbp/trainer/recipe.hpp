@@ -54,11 +54,11 @@ struct TrainProgress {
 // Held-out folds for `rows` training rows: 3 (pooled) below 600 rows, else 1 (a fifth held out).
 size_t selection_folds(size_t rows);
 
-// Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (regression only:
-// other tasks train as `paper`) searches `space` with options' other settings, and
-// options.on_epoch sees the final training's epochs with the calibrated noise. `progress` (may be
-// empty) is called after every epoch of the search and of the final training; `report` (may be
-// null) gets the final training's report. Deterministic.
+// Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (the Gaussian
+// regression likelihood only: other tasks and likelihoods train as `paper`) searches `space` with
+// options' other settings, and options.on_epoch sees the final training's epochs with the
+// calibrated noise. `progress` (may be empty) is called after every epoch of the search and of the
+// final training; `report` (may be null) gets the final training's report. Deterministic.
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
                         const SearchSpace& space = {}, RecipeChoice* choice = nullptr,
                         const std::function<void(const TrainProgress&)>& progress = {},

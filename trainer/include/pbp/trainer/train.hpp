@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pbp/trainer/dataset.hpp"
+#include "pbp/trainer/likelihood_table.hpp"
 #include "pbp/trainer/model.hpp"
 
 namespace pbp::trainer {
@@ -36,7 +37,8 @@ enum class SoftmaxApproximation : uint32_t { log_bound = 0, sampled = 1, mean_fi
 enum class InitialMeans : uint32_t { automatic = 0, paper = 1, unit = 2 };
 
 // Whether EP refines the weights' prior factors and the prior precision lambda after every epoch
-// (PBP) or keeps them at the prior. `automatic` learns it for regression and counts only.
+// (PBP) or keeps them at the prior. `automatic` learns it for regression (not the
+// heteroscedastic likelihood, see train.cpp) and counts only.
 // Binary: with a probit likelihood nothing fixes the output's scale, so on (nearly) separable
 // data the evidence keeps favouring larger weights, the learned prior variance follows them, and
 // both grow without bound (breast cancer, 1 x 50: accuracy 0.944 learned vs 0.970 fixed).
@@ -75,6 +77,8 @@ struct TrainOptions {
   uint32_t classes = 0;  // multiclass: number of classes C; 0 = 1 + the largest label seen
   Algorithm algorithm = Algorithm::pbp;
   PriorMode prior = PriorMode::automatic;
+  // A line of likelihood_table.hpp for `task`; automatic: the task's first (regression: gaussian).
+  LikelihoodKind likelihood = LikelihoodKind::automatic;
   SoftmaxApproximation softmax = SoftmaxApproximation::mean_field;
   uint32_t samples = 10;  // draws per update for SoftmaxApproximation::sampled
   InitialMeans initial_means = InitialMeans::automatic;
