@@ -64,16 +64,29 @@ __attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, C
     return static_cast<int32_t>((a2 + ((1u << shift) >> 1)) >> shift);
   };
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
-  const uint32_t grouped = grouped_count(n);
-  for (uint32_t k = 0; k < grouped; k += 4u) {
-    int32_t a[4], b[4];
-    for (uint32_t i = 0; i < 4u; ++i) a[i] = round_scaled(z_mean[k + i], codes.ea);
-    for (uint32_t i = 0; i < 4u; ++i) b[i] = square_code(a[i]);
-    store_ab_group(ab, k, a, b);
-  }
-  for (uint32_t k = grouped; k < n; ++k) {
-    const int32_t a = round_scaled(z_mean[k], codes.ea);
-    store_ab_single(ab, k, a, square_code(a));
+  if constexpr (kCompact) {  // one loop: a group, or the units past the last full group
+    for (uint32_t k = 0; k < n; k += 4u) {
+      const uint32_t units = n - k < 4u ? n - k : 4u;
+      int32_t a[4], b[4];
+      for (uint32_t i = 0; i < units; ++i) {
+        a[i] = round_scaled(z_mean[k + i], codes.ea);
+        b[i] = square_code(a[i]);
+        if (units < 4u) store_ab_single(ab, k + i, a[i], b[i]);  // over its own float only
+      }
+      if (units == 4u) store_ab_group(ab, k, a, b);
+    }
+  } else {  // each full group unrolled, then the rest
+    const uint32_t grouped = grouped_count(n);
+    for (uint32_t k = 0; k < grouped; k += 4u) {
+      int32_t a[4], b[4];
+      for (uint32_t i = 0; i < 4u; ++i) a[i] = round_scaled(z_mean[k + i], codes.ea);
+      for (uint32_t i = 0; i < 4u; ++i) b[i] = square_code(a[i]);
+      store_ab_group(ab, k, a, b);
+    }
+    for (uint32_t k = grouped; k < n; ++k) {
+      const int32_t a = round_scaled(z_mean[k], codes.ea);
+      store_ab_single(ab, k, a, square_code(a));
+    }
   }
   codes.bias_a = round_magnitude(kOneBits, codes.ea);
   codes.bias_b = square_code(codes.bias_a);
@@ -341,9 +354,10 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
         const float spread_part = spread_sum * spread_factor;
         a_var[j] = has_c ? spread_part + (square_sum * s2) * square_factor : spread_part;
       }
+      if (kCompact && bias_mean_in_float) a_mean[j] += (static_cast<float>(q[n]) * s) * scale.mean;
     }
   }
-  if (!bias_mean_in_float) return;
+  if (!bias_mean_in_float || kCompact) return;  // (the compact build added it row by row)
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     const float s = format::load_f32(row_scales + int8::kScaleSize * j);
     a_mean[j] += (static_cast<float>(means[j * row_length + n]) * s) * scale.mean;

@@ -157,13 +157,27 @@ inline void add_to(WideSum& sum, uint64_t x) {
   sum.low += x;
   sum.high += sum.low < x ? 1u : 0u;
 }
-// Its nearest float (ties to even): above 2^64, x's top 64 bits (x >> 32, which keeps more than
-// float's 24 bits and its rounding bit) with the 32 bits below as a sticky bit in the last place,
-// rounded, times 2^32 (exact).
+// Its nearest float (ties to even): above 2^64, the top 64 bits rounded with the rest as sticky.
 inline float to_float(const WideSum& x) {
   if (x.high == 0) return to_float(x.low);
+#if PBP_S8_S16_COMPACT  // x >> 32 with the 32 bits below as a sticky last bit, rounded, times 2^32
   const uint32_t sticky = static_cast<uint32_t>(x.low) != 0u ? 1u : 0u;
   return to_float(uint64_t{x.high} << 32 | (x.low >> 32 | sticky)) * 4294967296.0f;
+#else
+  const uint64_t top = uint64_t{x.high} << 32 | x.low >> 32;                  // x = top 2^32 + rest
+  const uint32_t shift = 40u - static_cast<uint32_t>(__builtin_clz(x.high));  // bit length - 24
+  const uint64_t dropped = top & ((uint64_t{1} << shift) - 1u);
+  const uint64_t half = uint64_t{1} << (shift - 1u);
+  uint32_t significand = static_cast<uint32_t>(top >> shift);  // 2^23 .. 2^24 - 1
+  const bool sticky = (x.low & 0xFFFFFFFFu) != 0;
+  if (dropped > half || (dropped == half && (sticky || (significand & 1u) != 0))) ++significand;
+  uint32_t exponent = shift + 32u + 150u;
+  if (significand == (1u << 24)) {
+    significand >>= 1;
+    ++exponent;
+  }
+  return float_from_bits((exponent << 23) | (significand & 0x7FFFFFu));
+#endif
 }
 
 // The high word of a 32 x 32-bit product, floor(a b / 2^32). Cores without a 64-bit multiply

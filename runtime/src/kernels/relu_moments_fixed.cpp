@@ -88,12 +88,13 @@ inline Tails tails(int32_t alpha) {
   return {phi_q29 < 0 ? 0 : phi_q29, g_q28 < 0 ? 0 : g_q28};
 }
 
-// m^2 + v for m > 0, v >= 0 (the on limit; v.m == 0 for 0): both halved into 32 bits, aligned,
-// added, exactly truncated to the larger one's binade.
-inline Wide square_plus(Normalised m, Normalised v) {
+// m^2 + v for m, v > 0 (the on limit): both halved into 32 bits, aligned, added, exactly
+// truncated to the larger one's binade.
+inline Wide square_plus(Normalised m, uint32_t v_magnitude) {
   const uint32_t square = mul_high(m.m, m.m) >> 1;  // m^2 = square 2^(2 e + 33)
   const int32_t e_square = 2 * m.e + 33;
-  if (v.m == 0) return wide(square, e_square);
+  if (v_magnitude == 0) return wide(square, e_square);
+  const Normalised v = normalise(v_magnitude);
   const uint32_t half_v = v.m >> 1;  // v = half_v 2^(e + 1)
   const int32_t e_v = v.e + 1;
   const int32_t e = e_square > e_v ? e_square : e_v;
@@ -106,7 +107,7 @@ Moments limit_moments(uint32_t m_magnitude, uint32_t v_magnitude) {
   if (m_magnitude == 0) return {{0u, 0}, {0u, 0}, {0u, 0}};
   const Normalised mn = normalise(m_magnitude);
   const Normalised vn = v_magnitude != 0 ? normalise(v_magnitude) : Normalised{0u, 0};
-  return {{mn.m, mn.e}, square_plus(mn, vn), {vn.m, vn.e}};
+  return {{mn.m, mn.e}, square_plus(mn, v_magnitude), {vn.m, vn.e}};
 }
 
 // alpha = m / sqrt(v) in Q28 for v > 0, or kTableEnd where |alpha| >= 6 (the limits).
