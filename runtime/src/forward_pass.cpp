@@ -43,11 +43,7 @@ __attribute__((noinline)) void activation_and_next_layer(const pbp_layer& hidden
                                                          float* z_var, float* a_mean,
                                                          float* a_var) {
 #if PBP_WITH_INT8
-  // Built for int8 weights and ReLU alone, every pair is int8 after ReLU: the float activation
-  // is then not linked at all.
-  constexpr bool kFixedPointOnly =
-      !PBP_WITH_FLOAT32 && !PBP_WITH_FLOAT16 && !PBP_WITH_ERF && !PBP_WITH_SIGN;
-  if (kFixedPointOnly ||
+  if (kFixedPointOnly ||  // (stored_weights.hpp)
       (format::has_int8_means(hidden.storage) && format::has_int8_means(next.storage) &&
        hidden.activation == PBP_ACTIVATION_RELU)) {
     return relu_linear_moments_s8_s16(next, z_mean, z_var, a_mean, a_var);

@@ -43,6 +43,11 @@ inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
 PBP_STORAGE_TYPES(PBP_DECLARE_STORAGE_KERNEL)
 #undef PBP_DECLARE_STORAGE_KERNEL
 
+// Built for int8 weights and ReLU alone, every layer after the first is int8 after ReLU: the
+// float activations are not linked, and the int8 kernel only ever takes the exact input.
+inline constexpr bool kFixedPointOnly =
+    PBP_WITH_INT8 && !PBP_WITH_FLOAT32 && !PBP_WITH_FLOAT16 && !PBP_WITH_ERF && !PBP_WITH_SIGN;
+
 // A ReLU hidden layer's moments in fixed point (relu_moments_fixed.hpp) and the next int8 layer's
 // sums (linear_moments_s8_s16.cpp), both layers int8: A = E[z] over z_mean, B = E[z^2] over
 // z_var and C = Var z over a_mean, each then rounded to its codes; then the rows.

@@ -87,9 +87,11 @@ PY
       source=$example
       [ $storage = int8 ] && source="$out/example-int8"
       rm -rf "$dir/firmware"
-      cmake -S "$source" -B "$dir/firmware" --toolchain "$root/targets/toolchains/$preset.cmake" \
-        -DCMAKE_PREFIX_PATH="$dir/install" -DPBP_MODEL_DIR="$source" \
-        "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-Map=$dir/firmware/boston_on_device.map" >>"$dir.log" 2>&1 &&
+      # The map through LDFLAGS, which CMake puts before the toolchain file's linker flags
+      # (-Wl,--gc-sections) where -DCMAKE_EXE_LINKER_FLAGS would replace them.
+      LDFLAGS="-Wl,-Map=$dir/firmware/boston_on_device.map" \
+        cmake -S "$source" -B "$dir/firmware" --toolchain "$root/targets/toolchains/$preset.cmake" \
+        -DCMAKE_PREFIX_PATH="$dir/install" -DPBP_MODEL_DIR="$source" >>"$dir.log" 2>&1 &&
         cmake --build "$dir/firmware" >>"$dir.log" 2>&1 ||
         { echo "size-report: the firmware build failed: $dir.log" >&2; exit 1; }
       read -r _ text _ rodata _ data _ bss < <(python3 "$here/footprint.py" --map "$dir/firmware/boston_on_device.map")

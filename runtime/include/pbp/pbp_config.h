@@ -11,7 +11,8 @@
  * needing what is 0 here (PBP_ERR_ACTIVATION, PBP_ERR_STORAGE_TYPE), never misreads it.
  *
  * Not options, and not here: what the compiler says the CPU has (the DSP dual 16-bit multiply,
- * __fp16 conversion, a square-root instruction) is detected where it is used and changes no bit. */
+ * __fp16 conversion, a square-root instruction) is detected where it is used and changes no bit;
+ * so is -Os (__OPTIMIZE_SIZE__: the int8 kernel's compact row loop, runtime/QUANTISATION.md). */
 #ifndef PBP_PBP_CONFIG_H
 #define PBP_PBP_CONFIG_H
 

@@ -64,16 +64,29 @@ __attribute__((noinline)) bool codes_of_exact_input(uint32_t n, float* z_mean, C
     return static_cast<int32_t>((a2 + ((1u << shift) >> 1)) >> shift);
   };
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
-  const uint32_t grouped = grouped_count(n);
-  for (uint32_t k = 0; k < grouped; k += 4u) {
-    int32_t a[4], b[4];
-    for (uint32_t i = 0; i < 4u; ++i) a[i] = round_scaled(z_mean[k + i], codes.ea);
-    for (uint32_t i = 0; i < 4u; ++i) b[i] = square_code(a[i]);
-    store_ab_group(ab, k, a, b);
-  }
-  for (uint32_t k = grouped; k < n; ++k) {
-    const int32_t a = round_scaled(z_mean[k], codes.ea);
-    store_ab_single(ab, k, a, square_code(a));
+  if constexpr (kCompact) {  // one loop: a group, or the units past the last full group
+    for (uint32_t k = 0; k < n; k += 4u) {
+      const uint32_t units = n - k < 4u ? n - k : 4u;
+      int32_t a[4], b[4];
+      for (uint32_t i = 0; i < units; ++i) {
+        a[i] = round_scaled(z_mean[k + i], codes.ea);
+        b[i] = square_code(a[i]);
+        if (units < 4u) store_ab_single(ab, k + i, a[i], b[i]);  // over its own float only
+      }
+      if (units == 4u) store_ab_group(ab, k, a, b);
+    }
+  } else {  // each full group unrolled, then the rest
+    const uint32_t grouped = grouped_count(n);
+    for (uint32_t k = 0; k < grouped; k += 4u) {
+      int32_t a[4], b[4];
+      for (uint32_t i = 0; i < 4u; ++i) a[i] = round_scaled(z_mean[k + i], codes.ea);
+      for (uint32_t i = 0; i < 4u; ++i) b[i] = square_code(a[i]);
+      store_ab_group(ab, k, a, b);
+    }
+    for (uint32_t k = grouped; k < n; ++k) {
+      const int32_t a = round_scaled(z_mean[k], codes.ea);
+      store_ab_single(ab, k, a, square_code(a));
+    }
   }
   codes.bias_a = round_magnitude(kOneBits, codes.ea);
   codes.bias_b = square_code(codes.bias_a);
@@ -210,7 +223,7 @@ struct Split {
   float significand;
   int32_t exponent;
 };
-__attribute__((always_inline)) inline Split split(float x) {
+PBP_S8_S16_ROW_HELPER inline Split split(float x) {
   const Unpacked u = unpack(magnitude_bits(x));  // significand 2^exponent, significand < 2^24
   uint32_t significand = u.significand;
   int32_t exponent = u.exponent + 23;
@@ -219,7 +232,7 @@ __attribute__((always_inline)) inline Split split(float x) {
 }
 // x 2^e with one rounding, for any e (x normal and below 2^49, as every term here is): +-0 below
 // e = -199 (x 2^e < 2^-150 rounds to 0), +-inf above 254.
-__attribute__((always_inline)) inline float times_power_of_two(float x, int32_t e) {
+PBP_S8_S16_ROW_HELPER inline float times_power_of_two(float x, int32_t e) {
   if (e < -199) return x * 0.0f;
   if (e > 254) return x * float_from_bits(0x7F800000u);
   return scale_by_power_of_two(x, e);
@@ -227,16 +240,16 @@ __attribute__((always_inline)) inline float times_power_of_two(float x, int32_t 
 // A row whose factors or products left float's normal range: each term's scales split into
 // significand and exponent, the significands multiplied (all normal), the power of two last,
 // so only the result may round below the normal range (as the float kernels' results do).
-template <bool kHasC>
-__attribute__((always_inline)) inline void rescaled_row(
-    float mean_sum, float spread_sum, float square_sum, float s, float variance_scale,
-    int32_t spread_exponent, const LayerScale<float>& scale, const Codes& codes, float* a_mean,
-    float* a_var) {
+PBP_S8_S16_ROW_HELPER inline void rescaled_row(bool has_c, float mean_sum, float spread_sum,
+                                               float square_sum, float s, float variance_scale,
+                                               int32_t spread_exponent,
+                                               const LayerScale<float>& scale, const Codes& codes,
+                                               float* a_mean, float* a_var) {
   const Split ss = split(s), ws = split(variance_scale);
   *a_mean = times_power_of_two((mean_sum * ss.significand) * scale.mean, ss.exponent + codes.ea);
   float var = times_power_of_two((spread_sum * ws.significand) * scale.variance,
                                  ws.exponent + spread_exponent);
-  if constexpr (kHasC) {
+  if (has_c) {
     var += times_power_of_two((square_sum * (ss.significand * ss.significand)) * scale.variance,
                               2 * ss.exponent + codes.ec);
   }
@@ -245,11 +258,13 @@ __attribute__((always_inline)) inline void rescaled_row(
 
 // The rows: exact integer sums, then per row a_mean = (S_A s_j) f_mean and
 // a_var = S_B f_spread + (S_C s_j^2) f_square, the f's per layer: the layer scales times the
-// codes' powers of two (and w).
+// codes' powers of two (and w). The compact build (kCompact) runs every layer in the kHasC copy,
+// whether it has C (has_c) decided at run time; the other copy is for speed.
 template <bool kHasC>
 __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& codes,
                                            float* a_mean, float* a_var) {
   namespace int8 = format::int8_weights;
+  const bool has_c = kCompact ? codes.c != nullptr : kHasC;
   const uint32_t n = layer.inputs;
   const LayerScale<float> scale = layer_scale<float>(n);
   const uint32_t row_length = n + 1u;
@@ -273,18 +288,21 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
       a_var[j] = to_float(log_spread_sum(deviations + j * row_length, n, codes.ab, codes.bias_b));
     }
   };
-  const float square_factor = kHasC ? scale_by_power_of_two(scale.variance, codes.ec) : 0.0f;
+  const float square_factor = has_c ? scale_by_power_of_two(scale.variance, codes.ec) : 0.0f;
   // A factor below float's normal range has lost bits the sums would multiply: such a layer (a
   // tiny variance scale, or codes for tiny moments) takes the rows' exact-order path below.
   const bool tiny_factor =
-      !is_normal(mean_factor) || !is_normal(spread_factor) || (kHasC && !is_normal(square_factor));
+      !is_normal(mean_factor) || !is_normal(spread_factor) || (has_c && !is_normal(square_factor));
   // The bias's 1 is a whole number of A's steps unless some |A_k| >= 2^15 (eA > 0): there it
   // would round to 0 or 1 step, so its mean term is added in float after the rows instead.
   const bool bias_mean_in_float = codes.ea > 0;
-  TailGroup tail;
-  make_tail_group(codes.ab, kHasC ? codes.c : nullptr, n, bias_mean_in_float ? 0 : codes.bias_a,
-                  codes.bias_b, tail);
-  const uint64_t b_paired_total = kPairedLoop ? paired_code_total(codes.ab, n, tail) : 0u;
+  const int32_t bias_a = bias_mean_in_float ? 0 : codes.bias_a;
+  TailGroup tail;  // (the compact loop takes the bias and the last units one by one instead)
+  uint64_t b_paired_total = 0u;
+  if constexpr (!kCompact) {
+    make_tail_group(codes.ab, has_c ? codes.c : nullptr, n, bias_a, codes.bias_b, tail);
+    if (kPairedLoop) b_paired_total = paired_code_total(codes.ab, n, tail);
+  }
   const int8_t* q = means;
   const uint8_t* u = deviations;
   if constexpr (!kHasC) {
@@ -301,33 +319,45 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
       const float mean_sum = a_mean[j], spread_sum = a_var[j];
       const float scaled_mean = mean_sum * s;
       if (tiny_factor || is_tiny(scaled_mean)) {
-        rescaled_row<false>(mean_sum, spread_sum, 0.0f, s, variance_scale, spread_exponent, scale,
-                            codes, a_mean + j, a_var + j);
+        rescaled_row(false, mean_sum, spread_sum, 0.0f, s, variance_scale, spread_exponent, scale,
+                     codes, a_mean + j, a_var + j);
       } else {
         a_mean[j] = scaled_mean * mean_factor;
         a_var[j] = spread_sum * spread_factor;
       }
     }
   } else {
-    if (log_variance) log_spreads();  // a_var[j] is read before row j writes it
+    // a_var[j] is read before row j writes it (the compact loop sums type 4's spread itself)
+    if (log_variance && !kCompact) log_spreads();
     for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
-      const RowSums sums = row_sums<true>(q, u, n, codes.ab, codes.c, tail, b_paired_total);
+      WideSum log_spread{0u, 0u};
+      RowSums sums;
+      if constexpr (kCompact) {
+        sums = row_sums_compact(q, u, n, codes.ab, codes.c, bias_a, codes.bias_b,
+                                log_variance ? &log_spread : nullptr);
+      } else {
+        sums = row_sums<true>(q, u, n, codes.ab, codes.c, tail, b_paired_total);
+      }
       const float s = format::load_f32(row_scales + int8::kScaleSize * j);
       const float mean_sum = to_float(sums.mean);
       const float scaled_mean = mean_sum * s;
       const float s2 = s * s;
-      const float spread_sum = log_variance ? a_var[j] : to_float(sums.spread);
-      const float square_sum = to_float(sums.square);
-      if (tiny_factor || is_tiny(scaled_mean) || !is_normal(s2)) {
-        rescaled_row<true>(mean_sum, spread_sum, square_sum, s, variance_scale, spread_exponent,
-                           scale, codes, a_mean + j, a_var + j);
+      const float spread_sum = !log_variance ? to_float(sums.spread)
+                               : kCompact    ? to_float(log_spread)
+                                             : a_var[j];
+      const float square_sum = has_c ? to_float(sums.square) : 0.0f;
+      if (tiny_factor || is_tiny(scaled_mean) || (has_c && !is_normal(s2))) {
+        rescaled_row(has_c, mean_sum, spread_sum, square_sum, s, variance_scale, spread_exponent,
+                     scale, codes, a_mean + j, a_var + j);
       } else {
         a_mean[j] = scaled_mean * mean_factor;
-        a_var[j] = spread_sum * spread_factor + (square_sum * s2) * square_factor;
+        const float spread_part = spread_sum * spread_factor;
+        a_var[j] = has_c ? spread_part + (square_sum * s2) * square_factor : spread_part;
       }
+      if (kCompact && bias_mean_in_float) a_mean[j] += (static_cast<float>(q[n]) * s) * scale.mean;
     }
   }
-  if (!bias_mean_in_float) return;
+  if (!bias_mean_in_float || kCompact) return;  // (the compact build added it row by row)
   for (uint32_t j = 0; j < layer.outputs; ++j) {
     const float s = format::load_f32(row_scales + int8::kScaleSize * j);
     a_mean[j] += (static_cast<float>(means[j * row_length + n]) * s) * scale.mean;
@@ -341,7 +371,7 @@ void rows_or_nan(const pbp_layer& layer, bool finite, const Codes& codes, float*
     for (uint32_t j = 0; j < layer.outputs; ++j) a_mean[j] = a_var[j] = nan;
     return;
   }
-  if (codes.c != nullptr) {
+  if (kCompact || codes.c != nullptr) {
     rows_s8_s16<true>(layer, codes, a_mean, a_var);
   } else {
     rows_s8_s16<false>(layer, codes, a_mean, a_var);
@@ -354,8 +384,9 @@ void linear_moments_s8_s16(const pbp_layer& layer, bool exact_input, float* z_me
                            float* a_mean, float* a_var) {
   const uint32_t n = layer.inputs;
   Codes codes;
-  const bool finite = exact_input ? codes_of_exact_input(n, z_mean, codes)
-                                  : codes_of_moments(n, z_mean, z_var, codes);
+  // (a build of int8 and ReLU alone calls this for the first layer only: no codes_of_moments)
+  const bool finite = exact_input || kFixedPointOnly ? codes_of_exact_input(n, z_mean, codes)
+                                                     : codes_of_moments(n, z_mean, z_var, codes);
   rows_or_nan(layer, finite, codes, a_mean, a_var);
 }
 

@@ -19,7 +19,25 @@
 #define PBP_S8_S16_DSP 0
 #endif
 
+// -Os (__OPTIMIZE_SIZE__: the documented device install, MinSizeRel) takes the compact row loop
+// and one copy of the rows' code (rows with and without C alike): the same bits, in fewer bytes.
+#if defined(__OPTIMIZE_SIZE__)
+#define PBP_S8_S16_COMPACT 1
+#else
+#define PBP_S8_S16_COMPACT 0
+#endif
+
+// Per-row helpers: inlined for speed, one out-of-line copy each in the compact build.
+#if PBP_S8_S16_COMPACT
+#define PBP_S8_S16_ROW_HELPER __attribute__((noinline))
+#else
+#define PBP_S8_S16_ROW_HELPER __attribute__((always_inline))
+#endif
+
 namespace pbp::detail::s8_s16 {
+
+inline constexpr bool kPairedLoop = PBP_S8_S16_DSP != 0;
+inline constexpr bool kCompact = PBP_S8_S16_COMPACT != 0;
 
 // Activation codes are int16 in -kCodeMax .. kCodeMax (never -32768, so a code's negation fits).
 inline constexpr int32_t kCodeMax = 32767;
@@ -111,7 +129,7 @@ inline float scale_by_power_of_two(float x, int32_t e) {
 // conversion (one instruction with an FPU), above by 32-bit integer operations on its top word
 // (its 32 leading bits, the rest a sticky bit), so no 64-bit library conversion or shift runs
 // (slow without an FPU, and on Cortex-M4F too).
-__attribute__((always_inline)) inline float to_float(uint64_t x) {
+PBP_S8_S16_ROW_HELPER inline float to_float(uint64_t x) {
   const uint32_t high = static_cast<uint32_t>(x >> 32), low = static_cast<uint32_t>(x);
   if (high == 0) return static_cast<float>(low);
   const uint32_t zeros = static_cast<uint32_t>(leading_zeros(high));
@@ -123,7 +141,7 @@ __attribute__((always_inline)) inline float to_float(uint64_t x) {
   // it, and a carry to 2^24 one more
   return float_from_bits(((189u - zeros) << 23) + significand);
 }
-__attribute__((always_inline)) inline float to_float(int64_t x) {  // no frame of its own
+PBP_S8_S16_ROW_HELPER inline float to_float(int64_t x) {  // (inlined: no frame of its own)
   if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<float>(static_cast<int32_t>(x));
   const float magnitude =
       to_float(x < 0 ? 0u - static_cast<uint64_t>(x) : static_cast<uint64_t>(x));
@@ -142,6 +160,10 @@ inline void add_to(WideSum& sum, uint64_t x) {
 // Its nearest float (ties to even): above 2^64, the top 64 bits rounded with the rest as sticky.
 inline float to_float(const WideSum& x) {
   if (x.high == 0) return to_float(x.low);
+#if PBP_S8_S16_COMPACT  // x >> 32 with the 32 bits below as a sticky last bit, rounded, times 2^32
+  const uint32_t sticky = static_cast<uint32_t>(x.low) != 0u ? 1u : 0u;
+  return to_float(uint64_t{x.high} << 32 | (x.low >> 32 | sticky)) * 4294967296.0f;
+#else
   const uint64_t top = uint64_t{x.high} << 32 | x.low >> 32;                  // x = top 2^32 + rest
   const uint32_t shift = 40u - static_cast<uint32_t>(__builtin_clz(x.high));  // bit length - 24
   const uint64_t dropped = top & ((uint64_t{1} << shift) - 1u);
@@ -155,6 +177,7 @@ inline float to_float(const WideSum& x) {
     ++exponent;
   }
   return float_from_bits((exponent << 23) | (significand & 0x7FFFFFu));
+#endif
 }
 
 // The high word of a 32 x 32-bit product, floor(a b / 2^32). Cores without a 64-bit multiply
@@ -276,6 +299,31 @@ inline void make_tail_group(const uint8_t* ab, const uint8_t* c, uint32_t count,
   store_c_group(tail.c, 0, square);
 }
 
+// A group's four terms of each sum, in the portable loops: q A (each |term| < 2^22), u^2 B (two
+// pairs, each pair < 2^32) and q^2 C (< 2^31 together).
+__attribute__((always_inline)) inline int32_t group_mean_terms(const int8_t* gq,
+                                                               const uint8_t* group) {
+  return int32_t{gq[0]} * load_code(group, 0) + int32_t{gq[1]} * load_code(group, 2) +
+         int32_t{gq[2]} * load_code(group, 1) + int32_t{gq[3]} * load_code(group, 3);
+}
+__attribute__((always_inline)) inline void add_group_spread_terms(uint64_t& spread,
+                                                                  const uint8_t* gu,
+                                                                  const uint8_t* b) {
+  const auto term = [gu, b](uint32_t i, uint32_t place) {
+    return uint32_t{gu[i]} * gu[i] * static_cast<uint32_t>(load_code(b, place));
+  };
+  spread += term(0, 0) + term(2, 1);  // < 2^32
+  spread += term(1, 2) + term(3, 3);
+}
+__attribute__((always_inline)) inline uint32_t group_square_terms(const int8_t* gq,
+                                                                  const uint8_t* gc) {
+  const auto term = [gq, gc](uint32_t i, uint32_t place) {
+    return static_cast<uint32_t>(int32_t{gq[i]} * gq[i]) *
+           static_cast<uint32_t>(load_code(gc, place));
+  };
+  return term(0, 0) + term(2, 1) + term(1, 2) + term(3, 3);
+}
+
 // The portable loop: a group's four terms at a time, then the tail group (c read only with kHasC).
 // (Every row_sums piece is always inlined: at -Os GCC would call them, and their frames would
 // stack on the rows' beyond the predict stack budget.)
@@ -288,25 +336,10 @@ __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q,
   const uint32_t grouped = grouped_count(count);
   const int8_t* q_tail = q + count - 3u;  // the tail's bytes (the pointer stays inside the blob)
   const uint8_t* u_tail = u + count - 3u;
-  const auto mean_terms =
-      [](const int8_t* gq, const uint8_t* group) __attribute__((always_inline)) {
-    return int32_t{gq[0]} * load_code(group, 0) + int32_t{gq[1]} * load_code(group, 2) +
-           int32_t{gq[2]} * load_code(group, 1) + int32_t{gq[3]} * load_code(group, 3);
-  };
   const auto variance_terms = [&sums](const int8_t* gq, const uint8_t* gu, const uint8_t* b,
                                       const uint8_t* gc) __attribute__((always_inline)) {
-    const auto spread = [gu, b](uint32_t i, uint32_t place) {
-      return uint32_t{gu[i]} * gu[i] * static_cast<uint32_t>(load_code(b, place));
-    };
-    sums.spread += spread(0, 0) + spread(2, 1);  // < 2^32
-    sums.spread += spread(1, 2) + spread(3, 3);
-    if constexpr (kHasC) {
-      const auto square = [gq, gc](uint32_t i, uint32_t place) {
-        return static_cast<uint32_t>(int32_t{gq[i]} * gq[i]) *
-               static_cast<uint32_t>(load_code(gc, place));
-      };
-      sums.square += square(0, 0) + square(2, 1) + square(1, 2) + square(3, 3);  // < 2^31
-    }
+    add_group_spread_terms(sums.spread, gu, b);
+    if constexpr (kHasC) sums.square += group_square_terms(gq, gc);
   };
 #if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
   // Two passes, each with few live values (Cortex-M0 has eight low registers): the mean in
@@ -315,7 +348,7 @@ __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q,
   for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
     const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
     int32_t block = 0;
-    for (uint32_t k = k0; k < end; k += 4u) block += mean_terms(q + k, ab + 4u * k);
+    for (uint32_t k = k0; k < end; k += 4u) block += group_mean_terms(q + k, ab + 4u * k);
     sums.mean += block;
   }
   for (uint32_t k = 0; k < grouped; k += 4u) {
@@ -327,13 +360,13 @@ __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q,
     const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
     int32_t block = 0;
     for (uint32_t k = k0; k < end; k += 4u) {
-      block += mean_terms(q + k, ab + 4u * k);
+      block += group_mean_terms(q + k, ab + 4u * k);
       variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
     }
     sums.mean += block;
   }
 #endif
-  sums.mean += mean_terms(q_tail, tail.ab);
+  sums.mean += group_mean_terms(q_tail, tail.ab);
   variance_terms(q_tail, u_tail, tail.ab + 8u, tail.c);
   return sums;
 }
@@ -442,6 +475,34 @@ inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count, const TailG
   return total;
 }
 
+// One group's step of the paired loop below: its mean terms into a 32-bit block (SMLAD: a block of
+// at most kMeanBlock terms stays within int32, and one register where a 64-bit sum would take two
+// and spill), its u^2 B terms into (spread_low, spread_high); its q^2 C terms on their own.
+__attribute__((always_inline)) inline int32_t paired_group(const uint8_t* at_q, const uint8_t* at_u,
+                                                           const uint8_t* group, int32_t block,
+                                                           uint32_t& spread_low,
+                                                           uint32_t& spread_high) {
+  using namespace dsp;
+  const uint32_t qw = load_word(at_q);
+  block = smlad(sxtb16(qw), load_word(group), block);
+  block = smlad(sxtb16_ror8(qw), load_word(group + 4u), block);
+  const uint32_t uw = load_word(at_u);
+  smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
+               spread_high);
+  smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
+               spread_high);
+  return block;
+}
+__attribute__((always_inline)) inline void paired_square_group(const uint8_t* at_q,
+                                                               const uint8_t* group_c,
+                                                               uint32_t& square_low,
+                                                               uint32_t& square_high) {
+  using namespace dsp;
+  const uint32_t qw = load_word(at_q);
+  smlald_words(square_pair(sxtb16(qw)), load_word(group_c), square_low, square_high);
+  smlald_words(square_pair(sxtb16_ror8(qw)), load_word(group_c + 4u), square_low, square_high);
+}
+
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
 // for the others), the tail group first. The weight bytes
@@ -456,22 +517,11 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
                                                               const uint8_t* c,
                                                               const TailGroup& tail,
                                                               uint64_t b_paired_total) {
-  using namespace dsp;
   uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
   const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
-  // One group: its mean terms into a 32-bit block (SMLAD: a block of at most kMeanBlock terms
-  // stays within int32, and one register where a 64-bit sum would take two and spill).
   const auto step = [&](const uint8_t* at_q, const uint8_t* at_u, const uint8_t* group,
                         int32_t block) __attribute__((always_inline)) {
-    const uint32_t qw = load_word(at_q);
-    block = smlad(sxtb16(qw), load_word(group), block);
-    block = smlad(sxtb16_ror8(qw), load_word(group + 4u), block);
-    const uint32_t uw = load_word(at_u);
-    smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
-                 spread_high);
-    smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
-                 spread_high);
-    return block;
+    return paired_group(at_q, at_u, group, block, spread_low, spread_high);
   };
   // Pointers and a count-down: the loop keeps everything in registers.
   const uint8_t* q_at = q_bytes;
@@ -508,9 +558,7 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     uint32_t square_low = 0, square_high = 0;
     const auto square_step = [&](const uint8_t* at_q, const uint8_t* group_c)
         __attribute__((always_inline)) {
-      const uint32_t qw = load_word(at_q);
-      smlald_words(square_pair(sxtb16(qw)), load_word(group_c), square_low, square_high);
-      smlald_words(square_pair(sxtb16_ror8(qw)), load_word(group_c + 4u), square_low, square_high);
+      paired_square_group(at_q, group_c, square_low, square_high);
     };
     const uint8_t* q_again = q_bytes;
     const uint8_t* c_at = c;
@@ -557,7 +605,71 @@ inline WideSum log_spread_sum(const uint8_t* u, uint32_t count, const uint8_t* a
   return sum;
 }
 
-// The loop this build runs (both read the same layout).
+// The size-optimised loop (PBP_S8_S16_COMPACT), one copy for every row: the groups one step each
+// (paired where the core has the DSP instructions: SMLAD sums their B codes for the correction),
+// then the units past the last full group and the bias (A bias_a, B bias_b, no C) one step each,
+// with no tail group; c null: no C (square 0); log_spread non-null: storage type 4's spread sum
+// into it as well. Both blocks are flushed every kMeanBlock / 4 steps (at most kMeanBlock terms).
+// The same integers as the loops above.
+__attribute__((noinline)) inline RowSums row_sums_compact(const int8_t* q, const uint8_t* u,
+                                                          uint32_t count, const uint8_t* ab,
+                                                          const uint8_t* c, int32_t bias_a,
+                                                          int32_t bias_b, WideSum* log_spread) {
+  static_assert(kMeanBlock <= kLogBlock, "a mean block's terms fit a block of the log sum");
+  RowSums sums{0, 0, 0};
+  uint32_t spread_low = 0, spread_high = 0, square_low = 0, square_high = 0;  // paired steps'
+  int32_t block = 0, b_total = 0;  // b_total < 65532 * 32767 < 2^31
+  uint64_t log_block = 0;
+  const uint32_t grouped = grouped_count(count);
+  for (uint32_t k = 0, steps = 1; k <= count; ++steps) {
+    const bool group = k < grouped;
+    int32_t b = 0;  // a single unit's B
+    if (group) {
+      const uint8_t* at = ab + 4u * k;
+#if PBP_S8_S16_DSP
+      const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
+      block = paired_group(q_bytes + k, u + k, at, block, spread_low, spread_high);
+      b_total = dsp::smlad(dsp::load_word(at + 8u), 0x00010001u, b_total);
+      b_total = dsp::smlad(dsp::load_word(at + 12u), 0x00010001u, b_total);
+      if (c != nullptr) paired_square_group(q_bytes + k, c + 2u * k, square_low, square_high);
+#else
+      block += group_mean_terms(q + k, at);
+      add_group_spread_terms(sums.spread, u + k, at + 8u);
+      if (c != nullptr) sums.square += group_square_terms(q + k, c + 2u * k);
+#endif
+    } else {
+      const bool bias = k == count;
+      b = bias ? bias_b : load_code(ab, 2u * k + 1u);
+      block += int32_t{q[k]} * (bias ? bias_a : load_code(ab, 2u * k));
+      sums.spread += uint32_t{u[k]} * u[k] * static_cast<uint32_t>(b);  // (< 2^31)
+      if (c != nullptr && !bias) {
+        sums.square +=
+            static_cast<uint32_t>(int32_t{q[k]} * q[k]) * static_cast<uint32_t>(load_code(c, k));
+      }
+    }
+    const uint32_t units = group ? 4u : 1u;
+    if (log_spread != nullptr) {
+      for (uint32_t i = 0; i < units; ++i) {
+        log_block += log_term(u[k + i], group ? load_code(ab, 2u * k + 4u + kGroupOrder[i]) : b);
+      }
+    }
+    k += units;
+    if (steps % (kMeanBlock / 4u) == 0 || k > count) {  // a full block, or the row's end
+      sums.mean += block;
+      block = 0;
+      if (log_spread != nullptr) add_to(*log_spread, log_block);
+      log_block = 0;
+    }
+  }
+  if (kPairedLoop) {
+    sums.spread += (uint64_t{spread_high} << 32 | spread_low) +
+                   (uint64_t{static_cast<uint32_t>(b_total)} << 15);
+    sums.square += uint64_t{square_high} << 32 | square_low;
+  }
+  return sums;
+}
+
+// The loop a fast build runs (both read the same layout; the compact build: row_sums_compact).
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums(const int8_t* q, const uint8_t* u,
                                                        uint32_t count, const uint8_t* ab,
@@ -570,6 +682,5 @@ __attribute__((always_inline)) inline RowSums row_sums(const int8_t* q, const ui
   return row_sums_portable<kHasC>(q, u, count, ab, c, tail);
 #endif
 }
-inline constexpr bool kPairedLoop = PBP_S8_S16_DSP != 0;
 
 }  // namespace pbp::detail::s8_s16

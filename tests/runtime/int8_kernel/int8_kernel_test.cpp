@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The int8 kernel's pieces (runtime/src/kernels/linear_moments_s8_s16.hpp): activation codes rounded
-// exactly as specified, and the paired row sums (the ACLE DSP intrinsics on Cortex-M4/M7, their
-// portable emulation elsewhere) equal to the portable loop's and to a plain int64 reference.
+// The int8 kernel's pieces (runtime/src/kernels/linear_moments_s8_s16.hpp): activation codes
+// rounded exactly as specified, and the paired row sums (the ACLE DSP intrinsics on Cortex-M4/M7,
+// their portable emulation elsewhere) equal to the portable loop's and to a plain int64 reference.
 #include <stdint.h>
 
 #include "harness.hpp"
@@ -165,11 +165,14 @@ void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, int32_t b
   const RowSums portable = row_sums_portable<kHasC>(q, u, count, codes.ab, codes.c_region, tail);
   const RowSums paired = row_sums_paired<kHasC>(q, u, count, codes.ab, codes.c_region, tail,
                                                 paired_code_total(codes.ab, count, tail));
+  const RowSums compact = row_sums_compact(q, u, count, codes.ab, kHasC ? codes.c_region : nullptr,
+                                           bias_a, bias_b, nullptr);
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
+  PBP_CHECK(compact.mean == mean && compact.spread == spread && compact.square == square);
 }
 
-PBP_TEST(paired_row_sums_equal_the_portable_ones) {
+PBP_TEST(paired_and_compact_row_sums_equal_the_portable_ones) {
   static int8_t q_bytes[kRowOffset + 97];
   static uint8_t u_bytes[kRowOffset + 97];
   static LayerCodes codes;
@@ -229,8 +232,10 @@ PBP_TEST(row_sums_are_exact_beyond_31_bits) {
   const RowSums portable = row_sums_portable<true>(q, u, kCount, ab, c, tail);
   const RowSums paired =
       row_sums_paired<true>(q, u, kCount, ab, c, tail, paired_code_total(ab, kCount, tail));
+  const RowSums compact = row_sums_compact(q, u, kCount, ab, c, -kCodeMax, kCodeMax, nullptr);
   PBP_CHECK(portable.mean == mean && portable.spread == spread && portable.square == square);
   PBP_CHECK(paired.mean == mean && paired.spread == spread && paired.square == square);
+  PBP_CHECK(compact.mean == mean && compact.spread == spread && compact.square == square);
 }
 
 // multiply_high (the fixed-point ReLU's product; four 16 x 16 products on Thumb-1 cores) is the

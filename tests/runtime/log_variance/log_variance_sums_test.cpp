@@ -98,6 +98,10 @@ PBP_TEST(log_spread_sums_are_exact) {
     }
     PBP_CHECK(reference.equals(log_spread_sum(u, count, ab, b[count])));
     PBP_CHECK(reference.equals(log_spread_sum<8>(u, count, ab, b[count])));  // blocks of 8
+    WideSum compact{0u, 0u};  // the compact build's row loop sums it beside the others
+    row_sums_compact(reinterpret_cast<const int8_t*>(u), u, count, ab, nullptr, 0, b[count],
+                     &compact);
+    PBP_CHECK(reference.equals(compact));
   }
 }
 
