@@ -5,7 +5,8 @@
 #   2. builds and tests the host preset (runtime, trainer, CLI, all host tests, fuzz corpus replay),
 #      then the Python module pbp_edge as a wheel installed into a fresh venv, and its tests
 #      (pytest, with Debian's /usr/bin/python3),
-#   3. builds and runs the same tests (but the sweeps) for the baseline CPU (no AVX2/FMA) under AddressSanitizer +
+#   3. builds and runs the same tests (but the sweeps, and the checks of the source tree alone:
+#      licence lines, docs' links, the Arduino library) for the baseline CPU (no AVX2/FMA) under AddressSanitizer +
 #      UBSan (one build: a tolerance that holds only on this machine's CPU fails there too),
 #   4. cross-builds the same host suite for AArch64 Linux and runs it under qemu-aarch64,
 #   5. cross-builds the runtime suite and runs it under QEMU on the targets,
