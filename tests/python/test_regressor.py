@@ -12,7 +12,7 @@ def test_defaults_are_the_trainers():
     assert PBPRegressor().get_params() == {
         "hidden": None, "epochs": None, "recipe": "auto", "random_state": 1, "prior": "auto",
         "algorithm": "pbp", "inference": "adf", "averaging": "auto", "threads": None,
-        "verbose": 1, "activation": "relu"}
+        "verbose": 1, "activation": "relu", "likelihood": "gaussian"}
 
 
 def test_predictions_are_float32_arrays(regression):
@@ -82,8 +82,21 @@ def test_the_recipe_chooses_the_network(regression):
     X, y = regression
     model = PBPRegressor(hidden=(8,), epochs=20, verbose=0).fit(X, y)  # auto: one candidate
     assert model.recipe_["hidden"] == [8] and model.recipe_["epochs"] == 20
-    assert model.recipe_["folds"] == 5 and model.recipe_["held_out_rows"] == 60
+    assert model.recipe_["folds"] == 3 and model.recipe_["held_out_rows"] == 60
     assert model.score(X, y) > 0.2
+
+
+def test_heteroscedastic_noise_follows_the_input():
+    # Noise std 0.05 for x < 0, 0.35 for x > 0: the learnt aleatoric std must tell them apart.
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-2.0, 2.0, size=(400, 1))
+    y = np.sin(X[:, 0]) + rng.normal(size=400) * np.where(X[:, 0] > 0, 0.35, 0.05)
+    model = PBPRegressor(likelihood="heteroscedastic", hidden=(16,), epochs=40, verbose=0)
+    model.fit(X, y)
+    parts = model.predict_uncertainty(np.array([[-1.5], [1.5]]))
+    assert parts.aleatoric_std[1] > 2.0 * parts.aleatoric_std[0]
+    with pytest.raises(AttributeError, match="depends on the input"):
+        model.noise_std_
 
 
 def test_score_is_r2(regression):

@@ -104,8 +104,13 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
 
     @property
     def noise_std_(self):
-        """The noise standard deviation the model learnt, in target units."""
-        return self._fitted_model().noise_std
+        """The noise standard deviation the model learnt, in target units: one for every input,
+        which a heteroscedastic model does not have (predict_uncertainty gives it per row)."""
+        model = self._fitted_model()
+        if self.likelihood == "heteroscedastic":
+            raise AttributeError("a heteroscedastic model's noise depends on the input: "
+                                 "predict_uncertainty(X).aleatoric_std gives it per row")
+        return model.noise_std
 
     def _model_predict(self, X, probability):
         model = self._fitted_model()
