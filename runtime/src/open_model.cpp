@@ -21,11 +21,13 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   model->prior_a = format::load_f32(p + format::model_section::kPriorA);
   model->prior_b = format::load_f32(p + format::model_section::kPriorB);
 
-  if (!is_likelihood(model->likelihood)) return PBP_ERR_UNSUPPORTED_TASK;  // likelihoods.hpp
-  const auto likelihood = static_cast<format::Likelihood>(model->likelihood);
-  model->task = static_cast<uint32_t>(format::task_of(likelihood));
+  // likelihoods.hpp: one of the table and built into this runtime (pbp_config.h); its task,
+  // output width and epistemic scale from one lookup (each a flash cost on small parts).
+  const uint32_t entry = likelihood_entry(model->likelihood);
+  if (entry == 0u) return PBP_ERR_UNSUPPORTED_TASK;
+  model->task = entry & 0xFFu;
   model->epistemic_scale = 1.0f;
-  if (likelihood_has_epistemic_scale(model->likelihood)) {
+  if ((entry >> 16 & 1u) != 0u) {
     if (section.size < format::model_section::kSizeWithEpistemicScale) {
       return PBP_ERR_BAD_EPISTEMIC_SCALE;
     }
@@ -38,7 +40,7 @@ pbp_status read_model_section(Span section, pbp_model* model) {
   }
   if (model->layer_count == 0 || model->layer_count > PBP_MAX_LAYERS) return PBP_ERR_LAYER_COUNT;
   if (model->input_count == 0 || model->input_count > PBP_MAX_UNITS) return PBP_ERR_UNIT_COUNT;
-  const uint32_t outputs = likelihood_outputs(model->likelihood);  // 0: the class count
+  const uint32_t outputs = entry >> 8 & 0xFFu;  // 0: the class count
   if (outputs == 0 ? model->output_count < 2 || model->output_count > PBP_MAX_CLASSES
                    : model->output_count != outputs) {
     return PBP_ERR_OUTPUT_COUNT;

@@ -16,10 +16,10 @@ __attribute__((noinline)) pbp_status regression_result(const pbp_model* model, c
                                                        const float* variance,
                                                        pbp_prediction* result) {
   using namespace pbp;
-  const outputs::RegressionMoments<float> moments =
-      outputs::regression_predictive(model->likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC,
-                                     mean, variance, model->epistemic_scale, model->noise_a,
-                                     model->noise_b, model->target_mean, model->target_std);
+  const outputs::RegressionMoments<float> moments = outputs::regression_predictive(
+      PBP_WITH_HETEROSCEDASTIC && model->likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC,
+      mean, variance, model->epistemic_scale, model->noise_a, model->noise_b, model->target_mean,
+      model->target_std);
   pbp_prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;

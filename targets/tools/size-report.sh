@@ -73,7 +73,8 @@ PY
     for storage in float32 int8 default; do
       dir="$out/$preset-$storage"
       # targets/DEPLOYING.md section 1's install options (keep the two alike).
-      options=(-DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_RUNTIME_ACTIVATIONS=relu "-DPBP_RUNTIME_STORAGE=$storage")
+      options=(-DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_RUNTIME_ACTIVATIONS=relu "-DPBP_RUNTIME_STORAGE=$storage"
+        -DPBP_RUNTIME_LIKELIHOODS=gaussian_epistemic_scaled)
       label="-Os, relu, $storage ($storage)"
       if [ $storage = default ]; then
         options=(-DCMAKE_BUILD_TYPE=Release "-DPBP_RUNTIME_ACTIVATIONS=relu;erf;sign"

@@ -8,7 +8,8 @@
  *     runtime's sources and for the firmware alike; what is not defined takes the default here.
  *   - Editing the defaults below in a copy of the headers shipped with the sources.
  * Options left out save their flash (targets/DEPLOYING.md, "Footprint"); pbp_open refuses a blob
- * needing what is 0 here (PBP_ERR_ACTIVATION, PBP_ERR_STORAGE_TYPE), never misreads it.
+ * needing what is 0 here (PBP_ERR_ACTIVATION, PBP_ERR_STORAGE_TYPE, PBP_ERR_UNSUPPORTED_TASK),
+ * never misreads it.
  *
  * Not options, and not here: what the compiler says the CPU has (the DSP dual 16-bit multiply,
  * __fp16 conversion, a square-root instruction) is detected where it is used and changes no bit;
@@ -41,6 +42,15 @@
  * the fixed-point ReLU kernel they run: default 1. */
 #ifndef PBP_WITH_INT8
 #define PBP_WITH_INT8 1
+#endif
+
+/* Likelihoods a device may leave out; the others (gaussian, its epistemic-scaled form, probit,
+ * softmax, poisson) are always built in. CMake: -DPBP_RUNTIME_LIKELIHOODS="heteroscedastic"
+ * (default), or empty for none. */
+/* PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC models (pbp train --likelihood heteroscedastic): their
+ * predictive's exp of the log noise variance: default 1. */
+#ifndef PBP_WITH_HETEROSCEDASTIC
+#define PBP_WITH_HETEROSCEDASTIC 1
 #endif
 
 #if !(PBP_WITH_FLOAT32 || PBP_WITH_FLOAT16 || PBP_WITH_INT8)

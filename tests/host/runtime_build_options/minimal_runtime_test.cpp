@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// A runtime built with ReLU and float32 only (PBP_WITH_ERF=0, PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0,
-// PBP_WITH_INT8=0) opens and runs the corpus's ReLU float32 models, and refuses its erf and sign
-// models with PBP_ERR_ACTIVATION and its float16 and int8 ones with PBP_ERR_STORAGE_TYPE: it
-// never misreads them.
+// A runtime built with ReLU, float32 and the always-built likelihoods only (PBP_WITH_ERF=0,
+// PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0, PBP_WITH_INT8=0, PBP_WITH_HETEROSCEDASTIC=0) opens and runs
+// the corpus's ReLU float32 models, and refuses its erf and sign models with PBP_ERR_ACTIVATION,
+// its float16 and int8 ones with PBP_ERR_STORAGE_TYPE and a heteroscedastic one with
+// PBP_ERR_UNSUPPORTED_TASK: it never misreads them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,12 +11,13 @@
 #include <vector>
 
 #include "corpus_blob.hpp"
+#include "golden_vectors.h"
 #include "pbp/pbp.h"
 
 namespace {
 
 static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0 &&
-                  PBP_WITH_INT8 == 0,
+                  PBP_WITH_INT8 == 0 && PBP_WITH_HETEROSCEDASTIC == 0,
               "this test needs the minimal build");
 
 TEST(MinimalRuntime, RefusesErfAndSignModels) {
@@ -28,6 +30,13 @@ TEST(MinimalRuntime, RefusesFloat16AndInt8Models) {
   for (const char* name : {"valid_float16.pbp", "valid_int8.pbp"}) {
     EXPECT_EQ(open_corpus_blob(name), PBP_ERR_STORAGE_TYPE) << name;
   }
+}
+
+TEST(MinimalRuntime, RefusesHeteroscedasticModels) {
+  // The golden 3-8-2 heteroscedastic model (ReLU, float32): only its likelihood is left out.
+  pbp_model model;
+  EXPECT_EQ(pbp_open(&model, pbp_golden_blob_13, sizeof pbp_golden_blob_13),
+            PBP_ERR_UNSUPPORTED_TASK);
 }
 
 TEST(MinimalRuntime, RunsReluModels) {
