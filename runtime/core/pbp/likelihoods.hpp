@@ -28,16 +28,10 @@
 
 namespace pbp {
 
-// Whether `likelihood` is one of the table (a reader refuses any other: PBP_ERR_UNSUPPORTED_TASK).
-inline constexpr bool is_likelihood(uint32_t likelihood) {
-#define PBP_KNOWN_LIKELIHOOD(id, name, built, task, outputs, scaled) || likelihood == (id)
-  return false PBP_LIKELIHOODS(PBP_KNOWN_LIKELIHOOD);
-#undef PBP_KNOWN_LIKELIHOOD
-}
-
 // The table's entry of `likelihood` packed in one word, for pbp_open's checks in one lookup:
-// bit 31 set if it is in the table and built into this runtime (else the word is 0), bits 0-7
-// its task, 8-15 its output width, 16 its epistemic scale.
+// bit 31 set if it is in the table and built into this runtime (else the word is 0: a reader
+// refuses it, PBP_ERR_UNSUPPORTED_TASK), bits 0-7 its task, 8-15 its output width, 16 its
+// epistemic scale.
 inline constexpr uint32_t likelihood_entry(uint32_t likelihood) {
 #define PBP_LIKELIHOOD_ENTRY(id, name, built, task, outputs, scaled)                            \
   if (likelihood == (id)) {                                                                     \
