@@ -97,6 +97,10 @@ def test_heteroscedastic_noise_follows_the_input():
     assert parts.aleatoric_std[1] > 2.0 * parts.aleatoric_std[0]
     with pytest.raises(AttributeError, match="depends on the input"):
         model.noise_std_
+    # The fitted model decides, not a parameter changed after fit.
+    model.set_params(likelihood="auto")
+    with pytest.raises(AttributeError, match="depends on the input"):
+        model.noise_std_
 
 
 def test_score_is_r2(regression):

@@ -107,7 +107,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         """The noise standard deviation the model learnt, in target units: one for every input,
         which a heteroscedastic model does not have (predict_uncertainty gives it per row)."""
         model = self._fitted_model()
-        if self.likelihood == "heteroscedastic":
+        if model.likelihood == "gaussian_heteroscedastic":  # the fitted model's, not the parameter's
             raise AttributeError("a heteroscedastic model's noise depends on the input: "
                                  "predict_uncertainty(X).aleatoric_std gives it per row")
         return model.noise_std

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "learning.hpp"
+#include "pbp/likelihoods.hpp"
 #include "pbp/pbp_version.h"
 #include "pbp/trainer/option_names.hpp"
 #include "quantisation.hpp"
@@ -84,6 +85,12 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("notes", [](const RuntimeModel& r) { return r.description().notes; })
       .def_property_readonly("training_rows",
                              [](const RuntimeModel& r) { return r.view().training_rows; })
+      .def_property_readonly(
+          "likelihood",  // the blob's, by runtime/core/pbp/likelihoods.hpp's name
+          [](const RuntimeModel& r) {
+            const char* name = pbp::likelihood_name(r.view().likelihood);
+            return std::string(name != nullptr ? name : "unknown");
+          })
       .def_property_readonly("noise_std",
                              [](const RuntimeModel& r) { return r.handle().noise_std(); })
       .def_property_readonly("epistemic_scale",
