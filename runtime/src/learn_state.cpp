@@ -17,9 +17,8 @@ namespace {
 // One weight tensor of `layer` into `out`: model_view's decoder, widened from float16 or decoded
 // from int8 where stored so (one float multiply per weight, the same on every target). A function
 // of this file's, so the learner compiles as it did before the decoder was shared.
-void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, uint32_t count,
-                 float* out) {
-  pbp::model_view::decode_tensor(layer, stored, variance, count, out);
+void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, float* out) {
+  pbp::model_view::decode_tensor(layer, stored, variance, out);
 }
 
 // The bytes pbp_learn_write_blob writes: the source's, and a float16 or int8 source's weights
@@ -67,8 +66,8 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
     const pbp_layer& from = source->layers[l];
     pbp_layer& to = learner->model.layers[l];
     const uint32_t count = from.outputs * (from.inputs + 1u);
-    copy_tensor(from, from.stored_mean, false, count, next);
-    copy_tensor(from, from.stored_variance, true, count, next + count);
+    copy_tensor(from, from.stored_mean, false, next);
+    copy_tensor(from, from.stored_variance, true, next + count);
     to.mean = next;
     to.variance = next + count;
     to.stored_mean = to.mean;

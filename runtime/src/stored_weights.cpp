@@ -116,14 +116,14 @@ pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* va
   // The table's validator of the type (storage_types.hpp): the first type built takes what the
   // others do not (`known` holds only the types built in), without a test.
   constexpr uint32_t fallback = fallback_storage_type();
-#define PBP_CHECK_STORAGE(id, name, built, kernel, validator)   \
-  if constexpr ((built) && (id) != fallback) {                  \
-    if (mean.storage == (id)) return validator(layer, weights); \
+#define PBP_CHECK_STORAGE(Codec, name, built, kernel, validator)      \
+  if constexpr ((built) && Codec::kId != fallback) {                  \
+    if (mean.storage == Codec::kId) return validator(layer, weights); \
   }
   PBP_STORAGE_TYPES(PBP_CHECK_STORAGE)
 #undef PBP_CHECK_STORAGE
-#define PBP_CHECK_FALLBACK_STORAGE(id, name, built, kernel, validator) \
-  if constexpr ((built) && (id) == fallback) return validator(layer, weights);
+#define PBP_CHECK_FALLBACK_STORAGE(Codec, name, built, kernel, validator) \
+  if constexpr ((built) && Codec::kId == fallback) return validator(layer, weights);
   PBP_STORAGE_TYPES(PBP_CHECK_FALLBACK_STORAGE)
 #undef PBP_CHECK_FALLBACK_STORAGE
   return PBP_ERR_STORAGE_TYPE;  // not reached: some storage type is built in (CMake checks)

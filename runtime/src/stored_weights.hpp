@@ -17,12 +17,22 @@ namespace pbp::detail {
 pbp_status read_stored_weights(const uint8_t* mean_descriptor, const uint8_t* variance_descriptor,
                                Span tensor_data, pbp_layer* layer);
 
-// format::weight_tensor_byte_length for a storage type this build runs: a build of float32
-// alone knows one length, and links no other.
+// weight_tensor_byte_length for a storage type this build runs (the table's types built in):
+// the first built takes what the others do not, so a build of one type links one length.
 inline uint64_t built_in_byte_length(uint32_t storage, bool variance, uint32_t rows,
                                      uint32_t count) {
-  if (PBP_WITH_FLOAT32 && !PBP_WITH_FLOAT16 && !PBP_WITH_INT8) return 4ull * count;
-  return format::weight_tensor_byte_length(storage, variance, rows, count);
+  constexpr uint32_t fallback = fallback_storage_type();
+#define PBP_BUILT_BYTE_LENGTH(Codec, name, built, kernel, validator)             \
+  if constexpr ((built) && Codec::kId != fallback) {                             \
+    if (storage == Codec::kId) return Codec::byte_length(variance, rows, count); \
+  }
+  PBP_STORAGE_TYPES(PBP_BUILT_BYTE_LENGTH)
+#undef PBP_BUILT_BYTE_LENGTH
+#define PBP_FALLBACK_BYTE_LENGTH(Codec, name, built, kernel, validator) \
+  if constexpr ((built) && Codec::kId == fallback) return Codec::byte_length(variance, rows, count);
+  PBP_STORAGE_TYPES(PBP_FALLBACK_BYTE_LENGTH)
+#undef PBP_FALLBACK_BYTE_LENGTH
+  return 0u;  // not reached: some storage type is built in (CMake checks)
 }
 
 // The bytes `layer`'s mean (`variance` false) or variance tensor takes in the blob.
@@ -37,7 +47,7 @@ inline uint32_t stored_weight_bytes(const pbp_layer& layer, bool variance) {
 // moments z_mean, z_var (z_var not read with exact_input, the network's input) into a_mean, a_var.
 // A kernel may write over z_mean and z_var (the pass never reads them again: forward_pass's
 // workspace). Declared for every build; one the build leaves out is never called.
-#define PBP_DECLARE_STORAGE_KERNEL(id, name, built, kernel, validator)               \
+#define PBP_DECLARE_STORAGE_KERNEL(Codec, name, built, kernel, validator)            \
   void kernel(const pbp_layer& layer, bool exact_input, float* z_mean, float* z_var, \
               float* a_mean, float* a_var);
 PBP_STORAGE_TYPES(PBP_DECLARE_STORAGE_KERNEL)
@@ -75,15 +85,16 @@ inline void linear_moments(const detail::StoredLayer& w, const float* z_mean, co
   // The table's kernel of the layer's type: the first type built runs what the others do not
   // (pbp_open admits no other storage type), without a test.
   constexpr uint32_t fallback = fallback_storage_type();
-#define PBP_STORAGE_KERNEL(id, name, built, kernel, validator)                                     \
-  if constexpr ((built) && (id) != fallback) {                                                     \
-    if (layer.storage == (id)) return detail::kernel(layer, kExactInput, z_m, z_v, a_mean, a_var); \
+#define PBP_STORAGE_KERNEL(Codec, name, built, kernel, validator)         \
+  if constexpr ((built) && Codec::kId != fallback) {                      \
+    if (layer.storage == Codec::kId)                                      \
+      return detail::kernel(layer, kExactInput, z_m, z_v, a_mean, a_var); \
   }
   PBP_STORAGE_TYPES(PBP_STORAGE_KERNEL)
 #undef PBP_STORAGE_KERNEL
-#define PBP_FALLBACK_STORAGE_KERNEL(id, name, built, kernel, validator) \
-  if constexpr ((built) && (id) == fallback) {                          \
-    return detail::kernel(layer, kExactInput, z_m, z_v, a_mean, a_var); \
+#define PBP_FALLBACK_STORAGE_KERNEL(Codec, name, built, kernel, validator) \
+  if constexpr ((built) && Codec::kId == fallback) {                       \
+    return detail::kernel(layer, kExactInput, z_m, z_v, a_mean, a_var);    \
   }
   PBP_STORAGE_TYPES(PBP_FALLBACK_STORAGE_KERNEL)
 #undef PBP_FALLBACK_STORAGE_KERNEL

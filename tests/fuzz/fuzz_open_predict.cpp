@@ -14,6 +14,7 @@
 #include "pbp/format.hpp"
 #include "pbp/math.hpp"
 #include "pbp/pbp.h"
+#include "pbp/storage_types.hpp"
 
 namespace {
 
@@ -75,9 +76,9 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
             "float32 views");
     const uint32_t count = layer.outputs * (layer.inputs + 1u);
     const size_t mean_bytes =
-        pbp::format::weight_tensor_byte_length(layer.storage, false, layer.outputs, count);
+        pbp::weight_tensor_byte_length(layer.storage, false, layer.outputs, count);
     const size_t variance_bytes =
-        pbp::format::weight_tensor_byte_length(layer.storage, true, layer.outputs, count);
+        pbp::weight_tensor_byte_length(layer.storage, true, layer.outputs, count);
     require(inside(layer.stored_mean, mean_bytes, blob, size), "means inside");
     require(inside(layer.stored_variance, variance_bytes, blob, size), "variances inside");
   }

@@ -3,6 +3,7 @@
 // result with the runtime's own reader.
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -156,29 +157,28 @@ void put_tensor(ByteWriter& out, size_t at, const std::vector<double>& values, s
   out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 4));
 }
 
-// A layer's weight tensor (`variance`: its variances) in `storage`. float16: each value rounded
-// to float32 as a float32 blob holds it, then to the nearest half (so quantising a float32 blob
-// gives the same bytes as writing float16 directly); a variance below the smallest positive half
-// becomes that half (2^-24), not 0: rounding never makes a weight look certain.
-void put_weight_tensor(ByteWriter& out, size_t at, const std::vector<double>& values,
-                       fmt::Storage storage, bool variance, size_t data_start, const char* what) {
-  if (storage == fmt::Storage::float32) return put_tensor(out, at, values, data_start, what);
+// A layer's weight tensor (`variance`: its variances) in the storage type `Codec` (the storage
+// table's, storage_types.hpp), by the codec's own encoder: its descriptor at `at`, its bytes at
+// the end of the tensor data.
+template <class Codec>
+void put_encoded_tensor(ByteWriter& out, size_t at, const Layer& layer, bool variance,
+                        size_t data_start) {
+  const std::vector<double>& values = variance ? layer.variance : layer.mean;
+  const uint32_t count = static_cast<uint32_t>(values.size());
+  const uint64_t length = Codec::byte_length(variance, layer.outputs, count);
   out.align4();
   const size_t offset = out.size() - data_start;
-  const size_t data_at = out.reserve(values.size() * 2);
-  for (size_t i = 0; i < values.size(); ++i) {
-    uint16_t half = fmt::float_to_half(to_float(values[i], what));
-    if ((half & 0x7C00u) == 0x7C00u) {
-      throw std::invalid_argument(std::string("write_blob: ") + what +
-                                  " is beyond float16's range (65504)");
-    }
-    if (variance && (half == 0u || half == 0x8000u)) half = 1u;
-    fmt::store_u16(&out.bytes()[data_at + 2 * i], half);
+  const size_t data_at = out.reserve(length);
+  const char* problem = Codec::encode(values.data(), variance, layer.outputs, layer.row_length(),
+                                      out.bytes().data() + data_at);
+  if (problem != nullptr) {
+    throw std::invalid_argument(std::string("write_blob: ") +
+                                (variance ? "a weight variance" : "a weight mean") + problem);
   }
-  out.put_u32(at + fmt::tensor::kStorage, static_cast<uint32_t>(storage));
-  out.put_u32(at + fmt::tensor::kElementCount, static_cast<uint32_t>(values.size()));
+  out.put_u32(at + fmt::tensor::kStorage, Codec::kId);
+  out.put_u32(at + fmt::tensor::kElementCount, count);
   out.put_u32(at + fmt::tensor::kOffset, static_cast<uint32_t>(offset));
-  out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(values.size() * 2));
+  out.put_u32(at + fmt::tensor::kByteLength, static_cast<uint32_t>(length));
 }
 
 // A layer's weight tensors in storage type 3 or 4 (int8_codes.hpp's rules).
@@ -223,6 +223,36 @@ void put_int8_weights(ByteWriter& out, size_t record, const Layer& layer, fmt::S
               static_cast<uint32_t>(variance_at - data_start));
   out.put_u32(record + fmt::layer_record::kVariance + fmt::tensor::kByteLength,
               static_cast<uint32_t>(int8::variance_byte_length(count)));
+}
+
+// A storage type whose codec encodes a tensor by itself (not int8's: int8_codes.cpp).
+template <class Codec>
+concept EncodesTensors = requires(const double* values, uint8_t* bytes) {
+  { Codec::encode(values, false, 1u, 1u, bytes) } -> std::same_as<const char*>;
+};
+
+// Both tensors of `layer` if `storage` is Codec's and it encodes tensors by itself.
+template <class Codec>
+bool put_encoded_layer(ByteWriter& out, size_t record, const Layer& layer, fmt::Storage storage,
+                       size_t data_start) {
+  if constexpr (EncodesTensors<Codec>) {
+    if (static_cast<uint32_t>(storage) != Codec::kId) return false;
+    put_encoded_tensor<Codec>(out, record + fmt::layer_record::kMean, layer, false, data_start);
+    put_encoded_tensor<Codec>(out, record + fmt::layer_record::kVariance, layer, true, data_start);
+    return true;
+  }
+  return false;
+}
+
+// A layer's two weight tensors in `storage`, a type of the storage table (check_model): its
+// codec's encoder, or the int8 codes' search, which encodes both tensors of a layer at once.
+void put_layer_weights(ByteWriter& out, size_t record, const Layer& layer, fmt::Storage storage,
+                       size_t data_start) {
+#define PBP_PUT_STORAGE(Codec, name, built, kernel, validator) \
+  if (put_encoded_layer<Codec>(out, record, layer, storage, data_start)) return;
+  PBP_STORAGE_TYPES(PBP_PUT_STORAGE)
+#undef PBP_PUT_STORAGE
+  put_int8_weights(out, record, layer, storage, data_start);  // the types without an encode
 }
 
 void put_metadata_entry(ByteWriter& out, fmt::MetadataKey key, const void* value, size_t length) {
@@ -336,15 +366,7 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(record + fmt::layer_record::kInputs, layer.inputs);
     out.put_u32(record + fmt::layer_record::kOutputs, layer.outputs);
     out.put_u32(record + fmt::layer_record::kActivation, static_cast<uint32_t>(layer.activation));
-    const fmt::Storage storage = model.storage_of(l);
-    if (fmt::has_int8_means(static_cast<uint32_t>(storage))) {
-      put_int8_weights(out, record, layer, storage, data_at);
-      continue;
-    }
-    put_weight_tensor(out, record + fmt::layer_record::kMean, layer.mean, storage, false, data_at,
-                      "a weight mean");
-    put_weight_tensor(out, record + fmt::layer_record::kVariance, layer.variance, storage, true,
-                      data_at, "a weight variance");
+    put_layer_weights(out, record, layer, model.storage_of(l), data_at);
   }
   put_tensor(out, standardisation_at + fmt::standardisation_section::kInputMean, s.input_mean,
              data_at, "an input mean");

@@ -101,7 +101,8 @@ namespace tensor {
 inline constexpr uint32_t kStorage = 0;       // u32, Storage
 inline constexpr uint32_t kElementCount = 4;  // u32, the tensor's shape product
 inline constexpr uint32_t kOffset = 8;        // u32, from the tensor data section start, % 4 == 0
-inline constexpr uint32_t kByteLength = 12;   // u32, exactly weight_tensor_byte_length(...)
+inline constexpr uint32_t kByteLength =
+    12;  // u32, exactly storage_types.hpp's weight_tensor_byte_length
 inline constexpr uint32_t kSize = 16;
 }  // namespace tensor
 
@@ -117,14 +118,6 @@ enum class Storage : uint32_t {
   // (namespace int8_log_variance). Layer weight tensors only (mean and variance alike).
   int8_log_variance = PBP_STORAGE_INT8_LOG_VARIANCE,
 };
-
-// The byte length a float tensor of `count` elements has in `storage`, 0 for a storage type
-// that is not one float per element (int8: weight_tensor_byte_length).
-inline constexpr uint64_t stored_byte_length(uint32_t storage, uint32_t count) {
-  return storage == PBP_STORAGE_FLOAT32   ? 4ull * count
-         : storage == PBP_STORAGE_FLOAT16 ? 2ull * count
-                                          : 0ull;
-}
 
 // Storage type 3, a layer's weights as int8 codes with float32 scales (FORMAT.md explains the
 // choice). Mean tensor: `rows` (the layer's outputs) f32 scales s_j, finite and > 0, then the
@@ -191,15 +184,6 @@ template <class T>
 inline T int8_layer_variance(uint32_t storage, float scale, uint8_t code) {
   return storage == PBP_STORAGE_INT8_LOG_VARIANCE ? int8_log_variance::variance<T>(scale, code)
                                                   : int8_weights::variance<T>(scale, code);
-}
-
-// The byte length of a layer's mean (`variance` false) or variance tensor of `count` elements
-// in `rows` rows, in `storage`; 0 for a storage type this reader does not know.
-inline constexpr uint64_t weight_tensor_byte_length(uint32_t storage, bool variance, uint32_t rows,
-                                                    uint32_t count) {
-  return !has_int8_means(storage) ? stored_byte_length(storage, count)
-         : variance               ? int8_weights::variance_byte_length(count)
-                                  : int8_weights::mean_byte_length(rows, count);
 }
 
 enum class Activation : uint32_t {

@@ -8,6 +8,7 @@
 
 #include "pbp/format.hpp"
 #include "pbp/pbp.h"
+#include "pbp/storage_types.hpp"
 
 namespace pbp::model_view {
 
@@ -95,40 +96,17 @@ inline uint8_t int8_variance_code(const pbp_layer& layer, uint32_t i) {
 }
 
 // The weight decoder: a layer's mean (`variance` false) or variance tensor, weight_element_count
-// values, into `out` as T, whatever the storage type. Float16 halves are widened exactly; int8
-// codes decoded with their scales (format.hpp's int8_weights and int8_layer_variance: in float
-// the same bits on every target, in double exact). `stored` is the tensor's stored_mean or
-// stored_variance and `count` its weight_element_count (decode_weights passes them; the learner
-// calls this form, which compiles to the code size its own copy had).
+// values, into `out` as T, whatever the storage type: the storage table's decode
+// (storage_types.hpp; in float the same bits on every target, in double exact). `stored` is the
+// tensor's stored_mean or stored_variance (decode_weights passes it; the learner calls this form).
 template <class T>
-inline void decode_tensor(const pbp_layer& layer, const void* stored, bool variance, uint32_t count,
-                          T* out) {
-  const uint8_t* bytes = static_cast<const uint8_t*>(stored);
-  if (layer.storage == PBP_STORAGE_FLOAT16) {
-    for (uint32_t i = 0; i < count; ++i) {
-      out[i] = static_cast<T>(format::half_to_float(format::load_u16(bytes + 2 * i)));
-    }
-  } else if (format::has_int8_means(layer.storage) && variance) {
-    const float scale = format::load_f32(bytes);
-    for (uint32_t i = 0; i < count; ++i) {
-      out[i] = format::int8_layer_variance<T>(
-          layer.storage, scale, bytes[format::int8_weights::kVarianceCodesOffset + i]);
-    }
-  } else if (format::has_int8_means(layer.storage)) {
-    namespace q = format::int8_weights;
-    const uint32_t row_length = layer.inputs + 1u;
-    const uint8_t* codes = bytes + q::mean_codes_offset(layer.outputs);
-    for (uint32_t i = 0; i < count; ++i) {
-      const float row_scale = format::load_f32(bytes + q::kScaleSize * (i / row_length));
-      out[i] = q::mean<T>(row_scale, static_cast<int8_t>(codes[i]));
-    }
-  } else {
-    for (uint32_t i = 0; i < count; ++i) out[i] = static_cast<T>(format::load_f32(bytes + 4 * i));
-  }
+inline void decode_tensor(const pbp_layer& layer, const void* stored, bool variance, T* out) {
+  decode_stored_tensor(layer.storage, static_cast<const uint8_t*>(stored), variance, layer.outputs,
+                       layer.inputs + 1u, out);
 }
 template <class T>
 inline void decode_weights(const pbp_layer& layer, bool variance, T* out) {
-  decode_tensor(layer, stored_bytes(layer, variance), variance, weight_element_count(layer), out);
+  decode_tensor(layer, stored_bytes(layer, variance), variance, out);
 }
 
 }  // namespace pbp::model_view

@@ -22,8 +22,8 @@ uint64_t weight_bytes(const pbp_model& m) {
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     const uint32_t count = layer.outputs * (layer.inputs + 1u);
-    bytes += fmt::weight_tensor_byte_length(layer.storage, false, layer.outputs, count) +
-             fmt::weight_tensor_byte_length(layer.storage, true, layer.outputs, count);
+    bytes += weight_tensor_byte_length(layer.storage, false, layer.outputs, count) +
+             weight_tensor_byte_length(layer.storage, true, layer.outputs, count);
   }
   return bytes;
 }

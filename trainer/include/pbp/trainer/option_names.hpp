@@ -27,8 +27,8 @@ inline constexpr OptionName<Activation> kActivationNames[] = {
     PBP_HIDDEN_ACTIVATIONS(PBP_ACTIVATION_OPTION)};
 #undef PBP_ACTIVATION_OPTION
 // The weight storage types' names from their table (pbp/storage_types.hpp).
-#define PBP_STORAGE_OPTION(id, name, built, kernel, validator) \
-  {name, static_cast<format::Storage>(id)},
+#define PBP_STORAGE_OPTION(Codec, name, built, kernel, validator) \
+  {name, static_cast<format::Storage>(Codec::kId)},
 inline constexpr OptionName<format::Storage> kStorageNames[] = {
     PBP_STORAGE_TYPES(PBP_STORAGE_OPTION)};
 #undef PBP_STORAGE_OPTION
