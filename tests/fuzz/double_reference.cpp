@@ -17,7 +17,9 @@ constexpr double kU = 0x1p-24;  // float unit roundoff (round to nearest)
 // A float rounding's absolute error where it underflows; a product of such a rounded value
 // with another factor carries that factor times kEta.
 constexpr double kEta = 0x1p-149;
-// The float ReLU kernel's own error (normal_tails_fast: Phi, Phi(-x), phi/Phi within ~5e-6
+// The float ReLU kernel's own error (a prediction's node steps, activation_relu.hpp: at most
+// 8.1e-7 sd on the mean and 2.1e-6 v on the variance, measured over alpha in [-8, 8]; the
+// learner's normal_tails_fast: Phi, Phi(-x), phi/Phi within ~5e-6
 // relative where they matter, |alpha| <= 13; beyond, its clamped tails are below 1e-37): on the
 // mean at most ~5e-6 (|m| + sd), taken x6; on the variance, whose closed form cancels for
 // alpha < 0 (at most 3 max(alpha^2 Phi(alpha)) = 0.5 times the tails' error, of v), ~3e-6 v,

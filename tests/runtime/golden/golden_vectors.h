@@ -3543,7 +3543,7 @@ static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {
     /* 3-8-1 zero: 5 hidden units below alpha -30, min alpha -246.1 */
     {0, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0x40b3f34au, 0x3b09fcd3u, 0x3fa31b88u, 0x3f909c58u, 0x4070f80eu, 0x40ef6a8du}},
+     {0x40b3f34au, 0x3b09fcd2u, 0x3fa31b88u, 0x3f909c58u, 0x4070f80eu, 0x40ef6a8du}},
     /* 3-8-1 large |x| (1e3): 1 hidden units below alpha -30, min alpha -83.92 */
     {0, {0x447a0000u, 0xc4fa0000u, 0x453b8000u, 0x00000000u, 0x00000000u},
      0x3f7d70a4u, 0,
@@ -3559,23 +3559,23 @@ static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {
     /* 5-64-1 training row 0: 6 hidden units below alpha -30, min alpha -73.98 */
     {1, {0xbf9322d1u, 0x40998e8du, 0x410bcc4du, 0x41487e39u, 0x4084ad4eu},
      0x3f733333u, 0,
-     {0x41c6b663u, 0x3da19b94u, 0x3ffeab7au, 0x3fb81811u, 0x41b0294eu, 0x41dd4378u}},
+     {0x41c6b663u, 0x3da19b92u, 0x3ffeab7au, 0x3fb81811u, 0x41b0294eu, 0x41dd4378u}},
     /* 5-64-1 training row 7: 6 hidden units below alpha -30, min alpha -86.48 */
     {1, {0xbf970223u, 0xbf42a7c9u, 0xbfe3bb43u, 0x3fcd4de0u, 0x41316260u},
      0x3f000000u, 0,
-     {0x4050b2a0u, 0x3df439e3u, 0x3ffeab7au, 0x3fb9e166u, 0x401202b4u, 0x4087b146u}},
+     {0x4050b2a0u, 0x3df439e7u, 0x3ffeab7au, 0x3fb9e166u, 0x401202b4u, 0x4087b146u}},
     /* 5-64-1 zero: 8 hidden units below alpha -30, min alpha -104 */
     {1, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0xc1120450u, 0x3e35b9d4u, 0x3ffeab7au, 0x3fbc6dbbu, 0xc138c250u, 0xc0d68ca0u}},
+     {0xc1120450u, 0x3e35b9d3u, 0x3ffeab7au, 0x3fbc6dbbu, 0xc138c250u, 0xc0d68ca0u}},
     /* 5-64-1 large |x| (1e3): 0 hidden units below alpha -30, min alpha -20.31 */
     {1, {0x447a0000u, 0xc4fa0000u, 0x453b8000u, 0xc57a0000u, 0x459c4000u},
      0x3f7d70a4u, 0,
-     {0x465e33c0u, 0x47b590aeu, 0x3ffeab7au, 0x43987310u, 0x4651ee48u, 0x466a7938u}},
+     {0x465e33c0u, 0x47b590adu, 0x3ffeab7au, 0x4398730fu, 0x4651ee48u, 0x466a7938u}},
     /* 5-64-1 large |x| (3e5): 9 hidden units below alpha -30, min alpha -55.99 */
     {1, {0xc8927c00u, 0x48435000u, 0xc8927c00u, 0x48435000u, 0xc8927c00u},
      0x3f733333u, 0,
-     {0x497e37dau, 0x4efd192cu, 0x3ffeab7au, 0x4733fd92u, 0x49682b74u, 0x498a2220u}},
+     {0x497e37dau, 0x4efd192bu, 0x3ffeab7au, 0x4733fd92u, 0x49682b74u, 0x498a2220u}},
     /* 5-64-1 against a first-layer unit: 11 hidden units below alpha -30, min alpha -83.33 */
     {1, {0x3e246e5fu, 0x3fde4ad5u, 0x3f5cf4dfu, 0x40bf8beeu, 0x40e3460du},
      0x3f000000u, 0,
@@ -3583,43 +3583,43 @@ static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {
     /* 4-16-16-1 training row 0: 2 hidden units below alpha -30, min alpha -99.36 */
     {2, {0xbfc5eac9u, 0x40917268u, 0x4118e0f5u, 0x3dce84b5u, 0x00000000u},
      0x3f733333u, 0,
-     {0x41811506u, 0x3da0b901u, 0x3fc2597eu, 0x3fa1bf94u, 0x415a8960u, 0x4194e55cu}},
+     {0x41811506u, 0x3da0b8fdu, 0x3fc2597eu, 0x3fa1bf94u, 0x415a8960u, 0x4194e55cu}},
     /* 4-16-16-1 training row 7: 6 hidden units below alpha -30, min alpha -107.6 */
     {2, {0xbf84c745u, 0xbfeadac3u, 0x3debc45bu, 0x413e4de1u, 0x00000000u},
      0x3f000000u, 0,
-     {0x40db3c67u, 0x3c93d9c2u, 0x3fc2597eu, 0x3f9ea885u, 0x40c07b8du, 0x40f5fd41u}},
+     {0x40db3c67u, 0x3c93d9c3u, 0x3fc2597eu, 0x3f9ea885u, 0x40c07b8du, 0x40f5fd41u}},
     /* 4-16-16-1 zero: 4 hidden units below alpha -30, min alpha -148.9 */
     {2, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0xc08f9cfau, 0x3d5cf857u, 0x3fc2597eu, 0x3fa0804du, 0xc0d19d0au, 0xc01b39d5u}},
+     {0xc08f9cfau, 0x3d5cf861u, 0x3fc2597eu, 0x3fa0804du, 0xc0d19d0au, 0xc01b39d5u}},
     /* 4-16-16-1 large |x| (1e3): 3 hidden units below alpha -30, min alpha -77.77 */
     {2, {0x447a0000u, 0xc4fa0000u, 0x453b8000u, 0xc57a0000u, 0x00000000u},
      0x3f7d70a4u, 0,
-     {0x4521b333u, 0x48b82025u, 0x3fc2597eu, 0x441984efu, 0x447b5c4au, 0x458247aau}},
+     {0x4521b333u, 0x48b82026u, 0x3fc2597eu, 0x441984f0u, 0x447b5c48u, 0x458247aau}},
     /* 4-16-16-1 large |x| (3e5): 4 hidden units below alpha -30, min alpha -105.2 */
     {2, {0xc8927c00u, 0x48435000u, 0xc8927c00u, 0x48435000u, 0x00000000u},
      0x3f733333u, 0,
-     {0x49b6421au, 0x4f537867u, 0x3fc2597eu, 0x4768ac1cu, 0x49a801deu, 0x49c48256u}},
+     {0x49b6421au, 0x4f537868u, 0x3fc2597eu, 0x4768ac1du, 0x49a801deu, 0x49c48256u}},
     /* 4-16-16-1 against a first-layer unit: 8 hidden units below alpha -30, min alpha -105 */
     {2, {0xc05f81f4u, 0x409c9b09u, 0x40c31d0cu, 0x41683edbu, 0x00000000u},
      0x3f000000u, 0,
-     {0x41e9a25au, 0x3e1595b3u, 0x3fc2597eu, 0x3fa522f9u, 0x41e2ac3au, 0x41f0987au}},
+     {0x41e9a25au, 0x3e1595b5u, 0x3fc2597eu, 0x3fa522fau, 0x41e2ac3au, 0x41f0987au}},
     /* 2-32-32-32-1 training row 0: 5 hidden units below alpha -30, min alpha -71.79 */
     {3, {0x3faa5925u, 0x40489367u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f733333u, 0,
-     {0x415b7458u, 0x3bc85e48u, 0x3f384779u, 0x3f5a1ea6u, 0x4140bc3cu, 0x41762c74u}},
+     {0x415b7458u, 0x3bc85e49u, 0x3f384779u, 0x3f5a1ea6u, 0x4140bc3cu, 0x41762c74u}},
     /* 2-32-32-32-1 training row 7: 7 hidden units below alpha -30, min alpha -66.44 */
     {3, {0x3fda90d2u, 0x40930a8du, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f000000u, 0,
-     {0x41754d18u, 0x3c773164u, 0x3f384779u, 0x3f5b76abu, 0x416c0caeu, 0x417e8d82u}},
+     {0x41754d18u, 0x3c773160u, 0x3f384779u, 0x3f5b76aau, 0x416c0caeu, 0x417e8d82u}},
     /* 2-32-32-32-1 zero: 2 hidden units below alpha -30, min alpha -34.9 */
     {3, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0x40e2a305u, 0x3c568361u, 0x3f384779u, 0x3f5b2a60u, 0x40b5932cu, 0x4107d96fu}},
+     {0x40e2a305u, 0x3c568365u, 0x3f384779u, 0x3f5b2a60u, 0x40b5932cu, 0x4107d96fu}},
     /* 2-32-32-32-1 large |x| (1e3): 2 hidden units below alpha -30, min alpha -44.96 */
     {3, {0x447a0000u, 0xc4fa0000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f7d70a4u, 0,
-     {0x442a01e9u, 0x474f7b89u, 0x3f384779u, 0x4366783au, 0x42acc238u, 0x449f35c6u}},
+     {0x442a01e8u, 0x474f7b8cu, 0x3f384779u, 0x4366783cu, 0x42acc228u, 0x449f35c6u}},
     /* 2-32-32-32-1 large |x| (3e5): 4 hidden units below alpha -30, min alpha -143.7 */
     {3, {0xc8927c00u, 0x48435000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f733333u, 0,
@@ -3631,27 +3631,27 @@ static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {
     /* 4-16-16-1, epistemic x 4.6875 training row 0: 2 hidden units below alpha -30, min alpha -99.36 */
     {4, {0xbfc5eac9u, 0x40917268u, 0x4118e0f5u, 0x3dce84b5u, 0x00000000u},
      0x3f733333u, 0,
-     {0x41811506u, 0x3ebc58cdu, 0x3fc2597eu, 0x3fafcb7eu, 0x41571865u, 0x41969ddau}},
+     {0x41811506u, 0x3ebc58c9u, 0x3fc2597eu, 0x3fafcb7eu, 0x41571865u, 0x41969ddau}},
     /* 4-16-16-1, epistemic x 4.6875 training row 7: 6 hidden units below alpha -30, min alpha -107.6 */
     {4, {0xbf84c745u, 0xbfeadac3u, 0x3debc45bu, 0x413e4de1u, 0x00000000u},
      0x3f000000u, 0,
-     {0x40db3c67u, 0x3dad432fu, 0x3fc2597eu, 0x3fa20ee3u, 0x40bfe8c9u, 0x40f69005u}},
+     {0x40db3c67u, 0x3dad4330u, 0x3fc2597eu, 0x3fa20ee3u, 0x40bfe8c9u, 0x40f69005u}},
     /* 4-16-16-1, epistemic x 4.6875 zero: 4 hidden units below alpha -30, min alpha -148.9 */
     {4, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0xc08f9cfau, 0x3e817982u, 0x3fc2597eu, 0x3faa5a36u, 0xc0d5aa14u, 0xc0131fbfu}},
+     {0xc08f9cfau, 0x3e817989u, 0x3fc2597eu, 0x3faa5a36u, 0xc0d5aa14u, 0xc0131fbfu}},
     /* 4-16-16-1, epistemic x 4.6875 large |x| (1e3): 3 hidden units below alpha -30, min alpha -77.77 */
     {4, {0x447a0000u, 0xc4fa0000u, 0x453b8000u, 0xc57a0000u, 0x00000000u},
      0x3f7d70a4u, 0,
-     {0x4521b333u, 0x49d7c5acu, 0x3fc2597eu, 0x44a63071u, 0xc45159a8u, 0x45bbde68u}},
+     {0x4521b333u, 0x49d7c5adu, 0x3fc2597eu, 0x44a63072u, 0xc45159acu, 0x45bbde68u}},
     /* 4-16-16-1, epistemic x 4.6875 large |x| (3e5): 4 hidden units below alpha -30, min alpha -105.2 */
     {4, {0xc8927c00u, 0x48435000u, 0xc8927c00u, 0x48435000u, 0x00000000u},
      0x3f733333u, 0,
-     {0x49b6421au, 0x5077d118u, 0x3fc2597eu, 0x47fbe00au, 0x49976771u, 0x49d51cc3u}},
+     {0x49b6421au, 0x5077d11bu, 0x3fc2597eu, 0x47fbe00cu, 0x49976771u, 0x49d51cc3u}},
     /* 4-16-16-1, epistemic x 4.6875 against a first-layer unit: 8 hidden units below alpha -30, min alpha -105 */
     {4, {0xc05f81f4u, 0x409c9b09u, 0x40c31d0cu, 0x41683edbu, 0x00000000u},
      0x3f000000u, 0,
-     {0x41e9a25au, 0x3f2f4b6eu, 0x3fc2597eu, 0x3fbdfd09u, 0x41e1a007u, 0x41f1a4adu}},
+     {0x41e9a25au, 0x3f2f4b70u, 0x3fc2597eu, 0x3fbdfd0au, 0x41e1a007u, 0x41f1a4adu}},
     /* 3-8-1 erf training row 0: 1 hidden units below alpha -30, min alpha -50.78 */
     {5, {0x3f8a3012u, 0x3f93063bu, 0x3fd1df07u, 0x00000000u, 0x00000000u},
      0x3f733333u, 0,
@@ -3711,7 +3711,7 @@ static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {
     /* 3-8-1 float16 zero: 5 hidden units below alpha -30, min alpha -246.1 */
     {7, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0x40b3ed14u, 0x3b0ac2d0u, 0x3fa31b88u, 0x3f909c84u, 0x4070eb7eu, 0x40ef6469u}},
+     {0x40b3ed14u, 0x3b0ac2ceu, 0x3fa31b88u, 0x3f909c84u, 0x4070eb7eu, 0x40ef6469u}},
     /* 3-8-1 float16 large |x| (1e3): 1 hidden units below alpha -30, min alpha -83.92 */
     {7, {0x447a0000u, 0xc4fa0000u, 0x453b8000u, 0x00000000u, 0x00000000u},
      0x3f7d70a4u, 0,
@@ -3727,19 +3727,19 @@ static const pbp_golden_case pbp_golden_cases[PBP_GOLDEN_CASE_COUNT] = {
     /* 4-16-16-1 float16 training row 0: 2 hidden units below alpha -30, min alpha -99.36 */
     {8, {0xbfc5eac9u, 0x40917268u, 0x4118e0f5u, 0x3dce84b5u, 0x00000000u},
      0x3f733333u, 0,
-     {0x4181095eu, 0x3da09fdbu, 0x3fc2597eu, 0x3fa1bef5u, 0x415a7238u, 0x4194d9a0u}},
+     {0x4181095eu, 0x3da09fd9u, 0x3fc2597eu, 0x3fa1bef5u, 0x415a7238u, 0x4194d9a0u}},
     /* 4-16-16-1 float16 training row 7: 6 hidden units below alpha -30, min alpha -107.6 */
     {8, {0xbf84c745u, 0xbfeadac3u, 0x3debc45bu, 0x413e4de1u, 0x00000000u},
      0x3f000000u, 0,
-     {0x40db2f94u, 0x3c93df7cu, 0x3fc2597eu, 0x3f9ea88eu, 0x40c06eb8u, 0x40f5f070u}},
+     {0x40db2f94u, 0x3c93df7eu, 0x3fc2597eu, 0x3f9ea88eu, 0x40c06eb8u, 0x40f5f070u}},
     /* 4-16-16-1 float16 zero: 4 hidden units below alpha -30, min alpha -148.9 */
     {8, {0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
      0x3f666666u, 0,
-     {0xc08f9ed2u, 0x3d5cfd9au, 0x3fc2597eu, 0x3fa0805eu, 0xc0d19ee8u, 0xc01b3d77u}},
+     {0xc08f9ed2u, 0x3d5cfda3u, 0x3fc2597eu, 0x3fa0805eu, 0xc0d19ee8u, 0xc01b3d77u}},
     /* 4-16-16-1 float16 large |x| (1e3): 3 hidden units below alpha -30, min alpha -77.77 */
     {8, {0x447a0000u, 0xc4fa0000u, 0x453b8000u, 0xc57a0000u, 0x00000000u},
      0x3f7d70a4u, 0,
-     {0x4521a8b2u, 0x48b81c65u, 0x3fc2597eu, 0x4419835fu, 0x447b364eu, 0x458241e8u}},
+     {0x4521a8b5u, 0x48b81c62u, 0x3fc2597eu, 0x4419835eu, 0x447b365cu, 0x458241eau}},
     /* 4-16-16-1 float16 large |x| (3e5): 4 hidden units below alpha -30, min alpha -105.2 */
     {8, {0xc8927c00u, 0x48435000u, 0xc8927c00u, 0x48435000u, 0x00000000u},
      0x3f733333u, 0,
