@@ -209,6 +209,8 @@ void print_json(const std::vector<Column>& columns, const std::vector<SplitResul
         hidden += (hidden.empty() ? "" : ",") + std::to_string(width);
       }
       split.add_raw("hidden", "\"" + hidden + "\"").add("epochs", r.choice.epochs);
+      split.add_raw("likelihood",
+                    std::string("\"") + trainer::likelihood_kind_name(r.choice.likelihood) + "\"");
     }
     per_split.push_back(split.str());
   }

@@ -9,12 +9,13 @@
 namespace pbp::trainer {
 namespace {
 
-// d/d noise of the summed log-likelihood: 1/2 sum (r^2 - v) / v^2 with v = s v_i + noise.
+// d/d noise of the summed log-likelihood: 1/2 sum a_i (r^2 - v) / v^2 with v = s v_i + noise a_i
+// (a_i = 1 for a shared noise).
 double slope(const HeldOutResiduals& rows, double noise, double scale) {
   double sum = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const double v = scale * rows.epistemic[i] + noise;
-    sum += (rows.squared_error[i] - v) / (v * v);
+    const double v = scale * rows.epistemic[i] + rows.noise_at(i, noise);
+    sum += rows.noise_at(i, 1.0) * (rows.squared_error[i] - v) / (v * v);
   }
   return sum;
 }
@@ -38,12 +39,13 @@ PredictiveCalibration predictive(const HeldOutResiduals& rows);
 void HeldOutResiduals::append(const HeldOutResiduals& other) {
   squared_error.insert(squared_error.end(), other.squared_error.begin(), other.squared_error.end());
   epistemic.insert(epistemic.end(), other.epistemic.begin(), other.epistemic.end());
+  aleatoric.insert(aleatoric.end(), other.aleatoric.begin(), other.aleatoric.end());
 }
 
 double held_out_loglik(const HeldOutResiduals& rows, double noise, double epistemic_scale) {
   double sum = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
-    const double v = epistemic_scale * rows.epistemic[i] + noise;
+    const double v = epistemic_scale * rows.epistemic[i] + rows.noise_at(i, noise);
     sum += -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
   }
   return sum / static_cast<double>(rows.size());
@@ -54,7 +56,22 @@ double calibrated_noise_variance(const HeldOutResiduals& rows, double epistemic_
 }
 
 PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows, CalibrationGrid grid) {
-  return grid == CalibrationGrid::fine ? predictive<kFine>(rows) : predictive<kCoarse>(rows);
+  const bool fine = grid == CalibrationGrid::fine;
+  if (rows.aleatoric.empty()) return fine ? predictive<kFine>(rows) : predictive<kCoarse>(rows);
+  double mean_squared_error = 0.0;
+  for (const double e : rows.squared_error) mean_squared_error += e;
+  mean_squared_error /= static_cast<double>(std::max<size_t>(rows.size(), 1));
+  const int floor_steps = fine ? 6 : 3;  // from 10^-3 to 1 times the mean squared error
+  HeldOutResiduals trial = rows;
+  PredictiveCalibration best{0.0, 1.0, -INFINITY};
+  for (int k = -1; k <= floor_steps; ++k) {
+    trial.noise_floor =
+        k < 0 ? 0.0 : mean_squared_error * std::pow(10.0, -3.0 + 3.0 * k / floor_steps);
+    PredictiveCalibration fit = fine ? predictive<kFine>(trial) : predictive<kCoarse>(trial);
+    fit.noise_floor = trial.noise_floor;
+    if (fit.loglik > best.loglik) best = fit;
+  }
+  return best;
 }
 
 namespace {

@@ -20,6 +20,10 @@ constexpr size_t kFoldsBelow = 600;  // rows under which one held-out fifth is t
 constexpr size_t kSmallDataFolds = 3;
 constexpr size_t kFewestRows = 10;  // the automatic recipe's minimum
 
+bool heteroscedastic(const Model& model) {
+  return model.likelihood == LikelihoodKind::heteroscedastic;
+}
+
 HeldOutResiduals residuals(const Model& model, const Dataset& rows) {
   HeldOutResiduals r;
   const double to_standard =
@@ -29,6 +33,7 @@ HeldOutResiduals residuals(const Model& model, const Dataset& rows) {
     const double error = rows.y[i] - p.mean;
     r.squared_error.push_back(error * error * to_standard);
     r.epistemic.push_back(p.epistemic_variance * to_standard);
+    if (heteroscedastic(model)) r.aleatoric.push_back(p.aleatoric_variance * to_standard);
   }
   return r;
 }
@@ -64,7 +69,9 @@ struct RaceEntry {
     fit = calibrate_predictive(rows, CalibrationGrid::coarse);
     row_loglik.resize(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) {
-      const double v = fit.epistemic_scale * rows.epistemic[i] + fit.noise_variance;
+      const double v = fit.epistemic_scale * rows.epistemic[i] +
+                       rows.noise_at(i, fit.noise_variance) +
+                       fit.noise_floor;  // 0 but for heteroscedastic rows
       row_loglik[i] = -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
     }
   }
@@ -84,6 +91,11 @@ struct RaceEntry {
 };
 
 void check_space(const SearchSpace& space) {
+  for (const LikelihoodKind likelihood : space.likelihoods) {
+    if (likelihood != LikelihoodKind::gaussian && likelihood != LikelihoodKind::heteroscedastic) {
+      throw std::invalid_argument("the recipe races the gaussian and heteroscedastic likelihoods");
+    }
+  }
   if (space.networks.empty() || space.epochs.empty()) {
     throw std::invalid_argument("the recipe's search space is empty");
   }
@@ -98,11 +110,42 @@ IterateAveraging averaging(const TrainOptions& options) {
   return options.averaging == IterateAveraging::off ? IterateAveraging::off : IterateAveraging::on;
 }
 
-// Whether the automatic search applies: it calibrates the Gaussian likelihood's shared noise, which
-// a heteroscedastic model does not have (its g output carries the noise), so that trains as paper.
-bool searched(const TrainOptions& options) {
-  return options.task == Task::regression &&
-         resolve_likelihood(options.likelihood, options.task) == LikelihoodKind::gaussian;
+// The likelihoods the automatic search races: the space's unless the options name one; none
+// (train as paper) for the other tasks.
+std::vector<LikelihoodKind> searched_likelihoods(const TrainOptions& options,
+                                                 const SearchSpace& space) {
+  if (options.task != Task::regression) return {};
+  if (options.likelihood == LikelihoodKind::automatic) {
+    if (space.likelihoods.empty())
+      throw std::invalid_argument("the recipe's search space is empty");
+    return space.likelihoods;
+  }
+  if (options.likelihood == LikelihoodKind::gaussian ||
+      options.likelihood == LikelihoodKind::heteroscedastic) {
+    return {options.likelihood};
+  }
+  return {};
+}
+
+// The calibration on the model: a Gaussian model's noise Gamma (b / (a - 1) the calibrated
+// variance, as sure as the held-out rows it came from); a heteroscedastic model's noise factor
+// c as log c on g's output bias (its predictive noise e^(nu_g + psi_g / 2) times c), and its noise
+// floor on f's bias variance (the runtime adds it to psi_f, which the epistemic scale s
+// multiplies: floor / s). Both get the epistemic scale.
+void apply_calibration(Model& model, const RecipeChoice& choice) {
+  model.epistemic_scale = choice.epistemic_scale;
+  if (!heteroscedastic(model)) {
+    const double rows = static_cast<double>(choice.held_out_rows);
+    model.noise = Gamma{1.0 + 0.5 * rows, choice.noise_variance * 0.5 * rows};
+    return;
+  }
+  // Rows f then g, each bias last; a layer's sums are scaled by 1 / sqrt(inputs + 1), their
+  // variances by 1 / (inputs + 1) (pbp/moments.hpp).
+  Layer& output = model.layers.back();
+  const double n = static_cast<double>(output.row_length());
+  output.mean[output.row_length() + output.inputs] +=
+      std::log(choice.noise_variance) * std::sqrt(n);
+  output.variance[output.inputs] += choice.noise_floor / choice.epistemic_scale * n;
 }
 
 }  // namespace
@@ -115,7 +158,10 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
                         const SearchSpace& space, RecipeChoice* choice,
                         const std::function<void(const TrainProgress&)>& progress,
                         TrainReport* report) {
-  if (recipe == Recipe::paper || !searched(options)) {
+  const std::vector<LikelihoodKind> likelihoods = recipe == Recipe::paper
+                                                      ? std::vector<LikelihoodKind>{}
+                                                      : searched_likelihoods(options, space);
+  if (likelihoods.empty()) {
     TrainOptions o = options;
     o.on_epoch = [&](uint32_t done, uint32_t total, const Model& model) {
       if (options.on_epoch) options.on_epoch(done, total, model);
@@ -132,8 +178,15 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   }
   // Progress in epochs: every fold's candidates, then the final training (at most the longest
   // until the search has chosen).
+  // The race's candidates: every network with every likelihood searched.
+  std::vector<std::pair<std::vector<uint32_t>, LikelihoodKind>> candidates;
+  for (const LikelihoodKind likelihood : likelihoods) {
+    for (const std::vector<uint32_t>& network : space.networks) {
+      candidates.emplace_back(network, likelihood);
+    }
+  }
   TrainProgress at;
-  at.candidates = static_cast<uint32_t>(folds * space.networks.size());
+  at.candidates = static_cast<uint32_t>(folds * candidates.size());
   at.total = (uint64_t{at.candidates} + 1) * space.epochs.back();
   auto tick = [&](uint32_t epoch) {
     ++at.done;
@@ -147,7 +200,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   // A race (see RaceEntry): every fold trains each network only as far as its latest checkpoint
   // still in the race; pooled[network][checkpoint] holds every fold's held-out rows at that many
   // epochs, scored on the rows pooled so far.
-  const size_t networks = space.networks.size(), checkpoints = space.epochs.size();
+  const size_t networks = candidates.size(), checkpoints = space.epochs.size();
   std::vector<std::vector<HeldOutResiduals>> pooled(networks,
                                                     std::vector<HeldOutResiduals>(checkpoints));
   std::vector<std::vector<RaceEntry>> race(networks, std::vector<RaceEntry>(checkpoints));
@@ -160,7 +213,8 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
                                      [](const RaceEntry& e) { return e.running; });
       if (last == race[k].rend()) continue;  // none of its checkpoints can win
       TrainOptions o = options;
-      o.hidden = space.networks[k];
+      o.hidden = candidates[k].first;
+      o.likelihood = candidates[k].second;
       o.epochs = space.epochs[checkpoints - 1 - static_cast<size_t>(last - race[k].rbegin())];
       o.averaging = averaging(options);
       ++at.candidate;
@@ -197,43 +251,53 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     }
   }
 
-  RecipeChoice best;
-  best.held_out_loglik = -INFINITY;
+  // The best of each likelihood on the fine grid. The heteroscedastic model, more to learn and
+  // less stable (a single training of it can miss: energy, one of 5 splits), only where the
+  // Gaussian's held-out rows are below its own beyond doubt (as a candidate leaves the race).
+  struct Best {
+    RecipeChoice choice;
+    const RaceEntry* entry = nullptr;
+  };
+  Best gaussian, varying;
+  gaussian.choice.held_out_loglik = varying.choice.held_out_loglik = -INFINITY;
   for (size_t k = 0; k < networks; ++k) {
     for (size_t c = 0; c < checkpoints; ++c) {
       if (!race[k][c].running) continue;
       const PredictiveCalibration fit = calibrate_predictive(pooled[k][c]);
-      if (fit.loglik > best.held_out_loglik) {
-        best = {space.networks[k],   space.epochs[c],     fit.loglik, fit.noise_variance,
-                fit.epistemic_scale, pooled[k][c].size(), folds};
+      Best& of_its_likelihood =
+          candidates[k].second == LikelihoodKind::heteroscedastic ? varying : gaussian;
+      if (fit.loglik > of_its_likelihood.choice.held_out_loglik) {
+        of_its_likelihood = {{candidates[k].first, space.epochs[c], fit.loglik, fit.noise_variance,
+                              fit.epistemic_scale, pooled[k][c].size(), folds, candidates[k].second,
+                              fit.noise_floor},
+                             &race[k][c]};
       }
     }
   }
+  const bool varying_wins =
+      varying.entry && (!gaussian.entry || gaussian.entry->clearly_below(*varying.entry));
+  const RecipeChoice best = varying_wins ? varying.choice : gaussian.choice;
   if (!std::isfinite(best.held_out_loglik)) {
     throw std::runtime_error("no candidate of the automatic recipe fits the held-out rows");
   }
 
   TrainOptions o = options;
   o.hidden = best.hidden;
+  o.likelihood = best.likelihood;
   o.epochs = best.epochs;
   o.averaging = averaging(options);
-  // A Gamma whose b / (a - 1) is the calibrated variance, as sure as the rows it came from.
-  const double rows = static_cast<double>(best.held_out_rows);
-  const Gamma calibrated{1.0 + 0.5 * rows, best.noise_variance * 0.5 * rows};
   at.total = at.done + o.epochs;
   at.candidate = 0;
   at.epochs = o.epochs;
   o.on_epoch = [&](uint32_t epoch, uint32_t total, const Model& model) {
     tick(epoch);
     if (!options.on_epoch) return;
-    Model with_noise = model;
-    with_noise.noise = calibrated;
-    with_noise.epistemic_scale = best.epistemic_scale;
-    options.on_epoch(epoch, total, with_noise);
+    Model calibrated = model;
+    apply_calibration(calibrated, best);
+    options.on_epoch(epoch, total, calibrated);
   };
   Model model = train(data, o, report);
-  model.noise = calibrated;
-  model.epistemic_scale = best.epistemic_scale;
+  apply_calibration(model, best);
   if (choice) *choice = best;
   return model;
 }

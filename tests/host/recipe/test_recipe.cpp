@@ -10,6 +10,7 @@
 #include "../prior_refinement/prior_test_support.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/noise_calibration.hpp"
+#include "pbp/trainer/random.hpp"
 #include "pbp/trainer/recipe.hpp"
 
 namespace pbp::trainer {
@@ -107,6 +108,68 @@ TEST(Recipe, ACandidateThatCannotWinLeavesTheRace) {
   EXPECT_EQ(choice.held_out_rows, 300u);
 }
 
+// y = x0 + N(0, (0.02 + 0.6 |x1|)^2): noise that follows an input, thirty-fold across the rows.
+Dataset input_dependent_noise(uint64_t seed, size_t rows) {
+  Random random(seed);
+  Dataset data;
+  data.rows = rows;
+  data.inputs = 2;
+  for (size_t i = 0; i < rows; ++i) {
+    const double x0 = random.normal(), x1 = random.normal();
+    data.x.insert(data.x.end(), {x0, x1});
+    data.y.push_back(x0 + (0.02 + 0.6 * std::abs(x1)) * random.normal());
+  }
+  return data;
+}
+
+TEST(Recipe, TheHeldOutRowsChooseTheLikelihood) {
+  SearchSpace space;
+  space.networks = {{10}};
+  space.epochs = {10, 20};
+  space.likelihoods = {LikelihoodKind::gaussian, LikelihoodKind::heteroscedastic};
+  uint32_t candidates = 0;
+  RecipeChoice varying, shared;
+  train_with_recipe(input_dependent_noise(7, 300), quick(10), Recipe::automatic, space, &varying,
+                    [&](const TrainProgress& p) { candidates = p.candidates; });
+  EXPECT_EQ(candidates, 6u);  // 3 folds of one network with each likelihood
+  EXPECT_EQ(varying.likelihood, LikelihoodKind::heteroscedastic);
+  TrainOptions gaussian = quick(10);  // the option forces it: one network a fold
+  gaussian.likelihood = LikelihoodKind::gaussian;
+  train_with_recipe(input_dependent_noise(7, 300), gaussian, Recipe::automatic, space, &shared,
+                    [&](const TrainProgress& p) { candidates = p.candidates; });
+  EXPECT_EQ(candidates, 3u);
+  EXPECT_EQ(shared.likelihood, LikelihoodKind::gaussian);
+}
+
+TEST(Recipe, AHeteroscedasticModelCarriesItsCalibration) {
+  // The calibrated model against the same training without it: the mean as it was, the noise
+  // times the factor, the epistemic variance times the scale plus the floor (carried by the
+  // output biases of sums scaled by 1 / sqrt(inputs + 1)), to a few double roundings.
+  const Dataset data = input_dependent_noise(8, 200);
+  SearchSpace space;
+  space.networks = {{10}};
+  space.epochs = {10};
+  TrainOptions options = quick(10);
+  options.likelihood = LikelihoodKind::heteroscedastic;
+  RecipeChoice choice;
+  const Model calibrated = train_with_recipe(data, options, Recipe::automatic, space, &choice);
+  ASSERT_EQ(choice.likelihood, LikelihoodKind::heteroscedastic);
+  options.hidden = {10};  // as the recipe trains
+  options.averaging = IterateAveraging::on;
+  const Model raw = train(data, options);
+  const double to_target = raw.standardisation.target_std * raw.standardisation.target_std;
+  for (size_t i = 0; i < data.rows; i += 17) {
+    const std::span<const double> x(data.row(i), data.inputs);
+    const Prediction p = predict(calibrated, x), q = predict(raw, x);
+    EXPECT_EQ(p.mean, q.mean);
+    EXPECT_NEAR(p.aleatoric_variance, choice.noise_variance * q.aleatoric_variance,
+                1e-12 * choice.noise_variance * q.aleatoric_variance);
+    const double epistemic =
+        choice.epistemic_scale * q.epistemic_variance + choice.noise_floor * to_target;
+    EXPECT_NEAR(p.epistemic_variance, epistemic, 1e-12 * epistemic);
+  }
+}
+
 TEST(Recipe, LargeDataHoldsOutOneFifth) {
   EXPECT_EQ(selection_folds(599), 3u);
   EXPECT_EQ(selection_folds(600), 1u);
@@ -136,6 +199,14 @@ TEST(Recipe, RefusesWhatItCannotDo) {
   SearchSpace empty;
   empty.networks.clear();
   EXPECT_THROW(train_with_recipe(low_noise(6, 50), quick(2), Recipe::automatic, empty),
+               std::invalid_argument);
+  SearchSpace none;
+  none.likelihoods.clear();
+  EXPECT_THROW(train_with_recipe(low_noise(6, 50), quick(2), Recipe::automatic, none),
+               std::invalid_argument);
+  SearchSpace counts;
+  counts.likelihoods = {LikelihoodKind::negative_binomial};
+  EXPECT_THROW(train_with_recipe(low_noise(6, 50), quick(2), Recipe::automatic, counts),
                std::invalid_argument);
   SearchSpace unsorted;
   unsorted.epochs = {4, 2};

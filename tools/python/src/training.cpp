@@ -104,6 +104,7 @@ py::dict recipe_choice(const trainer::RecipeChoice& choice) {
   py::dict out;
   out["hidden"] = choice.hidden;
   out["epochs"] = choice.epochs;
+  out["likelihood"] = trainer::likelihood_kind_name(choice.likelihood);
   out["held_out_loglik"] = choice.held_out_loglik;
   out["held_out_rows"] = choice.held_out_rows;
   out["folds"] = choice.folds;

@@ -26,19 +26,29 @@ namespace pbp::trainer {
 enum class Recipe : uint32_t { automatic = 0, paper = 1 };
 
 // What `automatic` chooses among. The defaults: 1 x 50 and 2 x 50, up to 200 epochs.
+// `likelihoods`: raced when the options leave the likelihood automatic (an option naming one
+// trains that one alone). Each candidate is calibrated on the held-out rows: a heteroscedastic
+// one by a factor on its own noise, a floor added to it and the epistemic scale (noise_calibration
+// .hpp), and it wins only where the best Gaussian candidate's rows are below it beyond three
+// standard errors. Gaussian alone by default: a heteroscedastic model's log noise extrapolates
+// linearly away from the data (predictions far outside the training ranges overflow), its int8
+// form moves further from the float32 one, and `pbp learn` does not take it (tests/host/cli).
 struct SearchSpace {
   std::vector<std::vector<uint32_t>> networks{{50}, {50, 50}};  // hidden widths
   std::vector<uint32_t> epochs{10, 20, 40, 80, 120, 160, 200};  // increasing
+  std::vector<LikelihoodKind> likelihoods{LikelihoodKind::gaussian};
 };
 
 struct RecipeChoice {
   std::vector<uint32_t> hidden;
   uint32_t epochs = 0;
   double held_out_loglik = 0.0;  // per row, standardised units, of the chosen candidate
-  double noise_variance = 0.0;   // calibrated, standardised units
+  double noise_variance = 0.0;   // calibrated, standardised units (heteroscedastic: a factor)
   double epistemic_scale = 1.0;  // calibrated with it (noise_calibration.hpp)
   size_t held_out_rows = 0;      // pooled over the folds
   size_t folds = 0;
+  LikelihoodKind likelihood = LikelihoodKind::gaussian;
+  double noise_floor = 0.0;  // heteroscedastic: added to every row's noise (noise_calibration.hpp)
 };
 
 // Where training stands, for progress displays: the search's candidates (one network on one fold,
@@ -54,8 +64,8 @@ struct TrainProgress {
 // Held-out folds for `rows` training rows: 3 (pooled) below 600 rows, else 1 (a fifth held out).
 size_t selection_folds(size_t rows);
 
-// Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (the Gaussian
-// regression likelihood only: other tasks and likelihoods train as `paper`) searches `space` with
+// Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (the regression
+// likelihoods only: other tasks and likelihoods train as `paper`) searches `space` with
 // options' other settings, and options.on_epoch sees the final training's epochs with the
 // calibrated noise. `progress` (may be empty) is called after every epoch of the search and of the
 // final training; `report` (may be null) gets the final training's report. Deterministic.
