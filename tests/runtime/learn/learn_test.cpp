@@ -55,6 +55,28 @@ const Case kCases[PBP_LEARN_GOLDEN_CASES] = {
 
 }  // namespace
 
+// Rows [first, last) of case k, each checked against the never-restarted sequence.
+void learn_rows(const Case& k, uint32_t c, uint32_t first, uint32_t last) {
+  for (uint32_t r = first; r < last; ++r) {
+    float x[PBP_LEARN_GOLDEN_INPUTS];
+    for (uint32_t i = 0; i < PBP_LEARN_GOLDEN_INPUTS; ++i) {
+      x[i] = from_bits(k.rows[r * PBP_LEARN_GOLDEN_INPUTS + i]);
+    }
+    PBP_CHECK_EQ(static_cast<uint32_t>(pbp_learn_update(&learner, x, PBP_LEARN_GOLDEN_INPUTS,
+                                                        from_bits(k.targets[r]), workspace,
+                                                        sizeof workspace, nullptr)),
+                 k.status[r]);
+    const uint32_t crc =
+        pbp::format::crc32(reinterpret_cast<const uint8_t*>(state), k.state_words * 4u);
+    if (crc != k.state_crc[r])
+      pbp_test::note("case %u: state differs after row %u", static_cast<unsigned>(c),
+                     static_cast<unsigned>(r));
+    PBP_CHECK_EQ(crc, k.state_crc[r]);
+    PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_a), k.noise_a[r]);
+    PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_b), k.noise_b[r]);
+  }
+}
+
 PBP_TEST(update_sequences_match_the_host_bit_for_bit) {
   for (uint32_t c = 0; c < PBP_LEARN_GOLDEN_CASES; ++c) {
     const Case& k = kCases[c];
@@ -66,24 +88,7 @@ PBP_TEST(update_sequences_match_the_host_bit_for_bit) {
     // The epistemic-scaled case re-fits (the default) after 32 rows.
     PBP_CHECK_EQ(learner.recalibrate,
                  model.likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED ? 1u : 0u);
-    for (uint32_t r = 0; r < PBP_LEARN_GOLDEN_ROWS; ++r) {
-      float x[PBP_LEARN_GOLDEN_INPUTS];
-      for (uint32_t i = 0; i < PBP_LEARN_GOLDEN_INPUTS; ++i) {
-        x[i] = from_bits(k.rows[r * PBP_LEARN_GOLDEN_INPUTS + i]);
-      }
-      const pbp_status status =
-          pbp_learn_update(&learner, x, PBP_LEARN_GOLDEN_INPUTS, from_bits(k.targets[r]), workspace,
-                           sizeof workspace, nullptr);
-      PBP_CHECK_EQ(static_cast<uint32_t>(status), k.status[r]);
-      const uint32_t crc =
-          pbp::format::crc32(reinterpret_cast<const uint8_t*>(state), k.state_words * 4u);
-      if (crc != k.state_crc[r])
-        pbp_test::note("case %u: state differs after row %u", static_cast<unsigned>(c),
-                       static_cast<unsigned>(r));
-      PBP_CHECK_EQ(crc, k.state_crc[r]);
-      PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_a), k.noise_a[r]);
-      PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_b), k.noise_b[r]);
-    }
+    learn_rows(k, c, 0, PBP_LEARN_GOLDEN_ROWS);
     for (uint32_t i = 0; i < k.state_words; ++i)
       PBP_CHECK_EQ(pbp_test::float_bits(state[i]), k.final_state[i]);
     size_t size = 0;
@@ -113,28 +118,6 @@ PBP_TEST(update_sequences_match_the_host_bit_for_bit) {
                    PBP_OK);
       PBP_CHECK_EQ(memcmp(&a, &b, sizeof a), 0);
     }
-  }
-}
-
-// Rows [first, last) of case k, each checked against the never-restarted sequence.
-void learn_rows(const Case& k, uint32_t c, uint32_t first, uint32_t last) {
-  for (uint32_t r = first; r < last; ++r) {
-    float x[PBP_LEARN_GOLDEN_INPUTS];
-    for (uint32_t i = 0; i < PBP_LEARN_GOLDEN_INPUTS; ++i) {
-      x[i] = from_bits(k.rows[r * PBP_LEARN_GOLDEN_INPUTS + i]);
-    }
-    PBP_CHECK_EQ(static_cast<uint32_t>(pbp_learn_update(&learner, x, PBP_LEARN_GOLDEN_INPUTS,
-                                                        from_bits(k.targets[r]), workspace,
-                                                        sizeof workspace, nullptr)),
-                 k.status[r]);
-    const uint32_t crc =
-        pbp::format::crc32(reinterpret_cast<const uint8_t*>(state), k.state_words * 4u);
-    if (crc != k.state_crc[r])
-      pbp_test::note("case %u: restarted state differs after row %u", static_cast<unsigned>(c),
-                     static_cast<unsigned>(r));
-    PBP_CHECK_EQ(crc, k.state_crc[r]);
-    PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_a), k.noise_a[r]);
-    PBP_CHECK_EQ(pbp_test::float_bits(learner.model.noise_b), k.noise_b[r]);
   }
 }
 
