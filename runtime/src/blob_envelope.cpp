@@ -38,6 +38,8 @@ Span* known_section(Sections* sections, uint32_t type) {
       return &sections->tensor_data;
     case format::SectionType::metadata:
       return &sections->metadata;
+    case format::SectionType::learn_check:
+      return &sections->learn_check;
   }
   return nullptr;
 }

@@ -8,6 +8,7 @@
 #include "pbp/format.hpp"
 #include "pbp/math.hpp"
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 
 // Tensors are read in place as float: the blob's little-endian binary32 must be the target's.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -32,6 +33,7 @@ struct Sections {
   Span standardisation;
   Span tensor_data;
   Span metadata;
+  Span learn_check;
 };
 
 // Size, magic, version, total size, CRC: nothing else of the blob is read before these pass.
@@ -53,5 +55,15 @@ pbp_status check_input_stds(const float* means, const float* stds, uint32_t coun
 
 // Walks the metadata entries; fills the metadata fields of `model` (input_count already set).
 pbp_status read_metadata(Span metadata, pbp_model* model);
+
+// What the optional learn_check section restores in a learner (format::learn_check).
+struct LearnCheckRecord {
+  float update_noise_a, update_noise_b;
+  uint32_t recalibrate;
+  pbp_learn_check check;
+};
+
+// Reads and checks a learn_check section (pbp_open checks it; pbp_learn_init restores from it).
+pbp_status read_learn_check(Span section, LearnCheckRecord* record);
 
 }  // namespace pbp::detail

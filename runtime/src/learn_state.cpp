@@ -11,6 +11,9 @@ namespace pbp::detail {
 
 static_assert(PBP_LEARN_WORKSPACE_FLOATS(3u, 7u) == learn::update_workspace_elements(3, 7),
               "pbp_learn.h's workspace size is network_update.hpp's");
+static_assert(PBP_LEARN_WRITTEN_BYTES(0u) ==
+                  format::section_entry::kSize + format::learn_check::kSize,
+              "pbp_learn.h's written size is format.hpp's learn_check section and its entry");
 
 namespace {
 
@@ -21,15 +24,23 @@ void copy_tensor(const pbp_layer& layer, const void* stored, bool variance, floa
   pbp::model_view::decode_tensor(layer, stored, variance, out);
 }
 
-// The bytes pbp_learn_write_blob writes: the source's, and a float16 or int8 source's weights
-// as float32 appended (4 more bytes per element of each tensor; the halves stay).
-uint64_t written_blob_bytes(const pbp_model& model) {
-  uint64_t bytes = model.blob_size;
+// The bytes the float32 copies of a float16 or int8 model's weight tensors add to the tensor
+// data section when pbp_learn_write_blob writes it (the source's halves or codes stay).
+uint64_t tensor_growth(const pbp_model& model) {
+  uint64_t bytes = 0;
   for (uint32_t l = 0; l < model.layer_count; ++l) {
     const pbp_layer& layer = model.layers[l];
     if (layer.storage != PBP_STORAGE_FLOAT32) bytes += 8ull * (layer.outputs * (layer.inputs + 1u));
   }
   return bytes;
+}
+
+// Where pbp_learn_write_blob puts the learn_check section when `model`'s blob has none: after
+// the body, moved by the new table entry and the tensor growth, 4-byte aligned.
+uint64_t new_learn_check_at(const pbp_model& model) {
+  const uint64_t moved_end = uint64_t{model.blob_size} - format::kCrcSize +
+                             format::section_entry::kSize + tensor_growth(model);
+  return (moved_end + 3u) & ~uint64_t{3};
 }
 
 }  // namespace
@@ -58,7 +69,28 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   if (state_bytes < PBP_LEARN_STATE_BYTES(static_cast<uint64_t>(source->weight_count))) {
     return PBP_ERR_BUFFER_TOO_SMALL;
   }
-  const uint64_t blob_bytes = written_blob_bytes(*source);
+  // The learn_check section restores the update's noise, the re-fit switch and the check, so
+  // that a learner restarted from its own blob goes on as if it had never stopped.
+  Sections sections{};
+  pbp_status status = locate_sections(source->blob, source->blob_size, &sections);
+  if (status != PBP_OK) return status;
+  const bool has_learn_check = sections.learn_check.data != nullptr;
+  LearnCheckRecord restored{source->noise_a,
+                            source->noise_b,
+                            source->likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED,
+                            {}};
+  if (has_learn_check) {
+    status = read_learn_check(sections.learn_check, &restored);
+    if (status != PBP_OK) return status;
+  } else if (pbp::format::load_u32(source->blob + pbp::format::header::kSectionCount) >=
+             PBP_MAX_SECTIONS) {
+    return PBP_ERR_SECTION_COUNT;  // no room in the section table to write the check
+  }
+  // An existing section's bytes are rewritten in place; a new one goes after the body.
+  const uint64_t blob_bytes =
+      has_learn_check
+          ? uint64_t{source->blob_size} + tensor_growth(*source)
+          : new_learn_check_at(*source) + pbp::format::learn_check::kSize + pbp::format::kCrcSize;
   if (blob_bytes > 0xFFFFFFFFu) return PBP_ERR_BUFFER_TOO_SMALL;  // a blob's size is a u32
   float* next = static_cast<float*>(state);
   learner->model = *source;
@@ -79,8 +111,12 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   learner->weight_count = source->weight_count;
   learner->workspace_bytes = PBP_LEARN_WORKSPACE_BYTES(source->input_count, unit_count(*source));
   learner->blob_bytes = static_cast<uint32_t>(blob_bytes);
-  learner->update_noise_a = source->noise_a;
-  learner->update_noise_b = source->noise_b;
+  learner->update_noise_a = restored.update_noise_a;
+  learner->update_noise_b = restored.update_noise_b;
+  // Only the epistemic-scaled predictive has a scale to re-fit, whatever a blob says.
+  learner->recalibrate =
+      restored.recalibrate != 0u && source->likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED;
+  learner->check = restored.check;
   learner->learn_marker = kLearnMarker;
   return PBP_OK;
 }

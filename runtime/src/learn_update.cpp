@@ -109,12 +109,12 @@ extern "C" pbp_status pbp_learn_update(pbp_learner* learner, const float* input,
   return PBP_OK;
 }
 
-extern "C" pbp_status pbp_learn_recalibrate(pbp_learner* learner) {
+extern "C" pbp_status pbp_learn_set_recalibration(pbp_learner* learner, uint32_t enabled) {
   if (learner == nullptr) return PBP_ERR_NULL_ARGUMENT;
   if (learner->learn_marker != pbp::detail::kLearnMarker) return PBP_ERR_MODEL_NOT_OPEN;
-  if (learner->model.likelihood != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
+  if (enabled != 0u && learner->model.likelihood != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
     return PBP_ERR_WRONG_TASK;
   }
-  learner->recalibrate = 1u;
+  learner->recalibrate = enabled != 0u ? 1u : 0u;
   return PBP_OK;
 }

@@ -220,6 +220,11 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
     status = read_metadata(sections.metadata, model);
     if (status != PBP_OK) return status;
   }
+  if (sections.learn_check.data != nullptr) {  // checked here, restored by pbp_learn_init
+    LearnCheckRecord record;
+    status = read_learn_check(sections.learn_check, &record);
+    if (status != PBP_OK) return status;
+  }
   model->blob = blob;
   model->blob_size = blob_size;
   model->workspace_bytes = static_cast<uint32_t>(sizeof(float)) *

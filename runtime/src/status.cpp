@@ -63,6 +63,7 @@ constexpr StatusText kStatusTexts[PBP_NUM_STATUSES] = {
     {"PBP_ERR_FLASH", "the flash reported a failed read, erase or program"},
     {"PBP_ERR_FLASH_VERIFY", "what was read back from flash differs from what was written"},
     {"PBP_ERR_STORE_LAYOUT", "invalid store slots or flash geometry"},
+    {"PBP_ERR_BAD_LEARN_CHECK", "the blob's learner check is malformed or out of range"},
 };
 
 const StatusText* find(pbp_status status) {

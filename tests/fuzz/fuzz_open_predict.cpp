@@ -14,6 +14,7 @@
 #include "pbp/format.hpp"
 #include "pbp/math.hpp"
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 #include "pbp/storage_types.hpp"
 
 namespace {
@@ -152,6 +153,32 @@ void predict_rows(const pbp_model& m, const uint8_t* data, size_t size) {
   }
 }
 
+// A learner from every blob it takes (its learn_check section restored): one update, and the blob
+// it writes must open. Buffers heap-sized exactly, so the sanitizers see any overrun.
+void learn_once(const pbp_model& m) {
+  if (m.weight_count > (1u << 16)) return;  // keep each input fast
+  std::vector<float> state(PBP_LEARN_STATE_BYTES(m.weight_count) / 4u);
+  pbp_learner learner;
+  const pbp_status init = pbp_learn_init(&learner, &m, state.data(), state.size() * 4u);
+  if (init != PBP_OK) {
+    require(init == PBP_ERR_WRONG_TASK || init == PBP_ERR_SECTION_COUNT, "learn init status");
+    return;
+  }
+  require(learner.check.window >= 0.0f && learner.check.window <= 128.0f, "restored window");
+  std::vector<float> workspace(learner.workspace_bytes / 4u);
+  std::vector<float> x(m.input_count);
+  for (uint32_t k = 0; k < m.input_count; ++k) x[k] = m.input_mean[k];
+  const pbp_status update = pbp_learn_update(&learner, x.data(), m.input_count, 1.0f,
+                                             workspace.data(), workspace.size() * 4u, nullptr);
+  require(update == PBP_OK || update == PBP_ERR_NONFINITE_OUTPUT, "learn update status");
+  std::vector<uint32_t> out((learner.blob_bytes + 3u) / 4u);
+  size_t written = 0;
+  // Sections may overlap in a valid blob: the writer then reports the open that fails.
+  if (pbp_learn_write_blob(&learner, out.data(), out.size() * 4u, &written) != PBP_OK) return;
+  pbp_model reopened;
+  require(pbp_open(&reopened, out.data(), written) == PBP_OK, "a learnt blob opens");
+}
+
 void open_and_predict(const uint8_t* blob, size_t size) {
   pbp_model m;
   const pbp_status status = pbp_open(&m, blob, size);
@@ -168,6 +195,7 @@ void open_and_predict(const uint8_t* blob, size_t size) {
     require(name.length == 0 || inside(name.data, name.length, blob, size), "name inside");
   }
   predict_rows(m, blob, size);
+  learn_once(m);
 }
 
 }  // namespace

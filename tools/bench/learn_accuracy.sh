@@ -33,7 +33,7 @@ for ((s = 0; s < count; ++s)); do
   { head -n 1 "$work/train.csv"; tail -n +102 "$work/train.csv"; } >"$work/rest.csv"
   "$bin/pbp" train --data "$work/first100.csv" --out "$work/start.pbp" "${train[@]}" >/dev/null 2>&1
   "$bin/pbp" learn --model "$work/start.pbp" --data "$work/rest.csv" --out "$work/device.pbp" \
-    --recalibrate >/dev/null
+    >/dev/null
   "$bin/learn_reference" "$work/start.pbp" "$work/rest.csv" "$work/host.pbp"
   "$bin/pbp" train --data "$work/train.csv" --out "$work/all.pbp" "${train[@]}" >/dev/null 2>&1
   line=""

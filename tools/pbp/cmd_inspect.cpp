@@ -118,6 +118,8 @@ const char* section_name(uint32_t type) {
       return "tensor_data";
     case fmt::SectionType::metadata:
       return "metadata";
+    case fmt::SectionType::learn_check:
+      return "learn_check";
   }
   return "unknown";
 }

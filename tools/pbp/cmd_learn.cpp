@@ -25,7 +25,7 @@ namespace {
 const char* const kUsage =
     "usage: pbp learn --model M.pbp --data NEW.csv --out M2.pbp [--passes N] [--target "
     "NAME|INDEX]\n"
-    "                 [--by-position] [--recalibrate]\n"
+    "                 [--by-position] [--no-recalibrate]\n"
     "\n"
     "Learns from labelled rows the way a device does (runtime/include/pbp/pbp_learn.h): one PBP\n"
     "update per row in float, the same bits as on any target, starting from M.pbp; the prior "
@@ -43,9 +43,10 @@ const char* const kUsage =
     "  --by-position         match CSV input columns by position, not by the model's feature "
     "names\n"
     "                        (a model without feature names needs it)\n"
-    "  --recalibrate         re-fit the epistemic scale and noise from the learner's running\n"
-    "                        check of its own predictions (pbp_learn_recalibrate; a model\n"
-    "                        with an epistemic scale, from pbp train's recipe)\n";
+    "  --no-recalibrate      keep the epistemic scale and let the noise follow ADF: without it,\n"
+    "                        a model with an epistemic scale (pbp train's recipe) re-fits both\n"
+    "                        from the learner's running check of its own predictions\n"
+    "                        (pbp_learn_set_recalibration)\n";
 
 struct Figures {
   std::vector<Metric> metrics;
@@ -94,10 +95,11 @@ int run(const ParsedOptions& options) {
   std::vector<float> state(pbp::learn_state_bytes(model.view().weight_count) / 4);
   const pbp::Status init = learner.init(model, state.data(), state.size() * 4);
   if (init != PBP_OK) throw std::runtime_error(std::string("pbp learn: ") + status_string(init));
-  if (options.has("recalibrate")) {
-    const pbp::Status on = pbp_learn_recalibrate(const_cast<pbp_learner*>(&learner.view()));
-    if (on != PBP_OK) {
-      throw std::runtime_error(std::string("pbp learn: --recalibrate: ") + status_string(on));
+  if (options.has("no-recalibrate")) {
+    const pbp::Status off =
+        pbp_learn_set_recalibration(const_cast<pbp_learner*>(&learner.view()), 0u);
+    if (off != PBP_OK) {
+      throw std::runtime_error(std::string("pbp learn: --no-recalibrate: ") + status_string(off));
     }
   }
   std::vector<float> workspace(learner.workspace_bytes() / 4);
@@ -169,7 +171,7 @@ int command_learn(const Arguments& args) {
                                    {"passes"},
                                    {"target"},
                                    {"by-position", false},
-                                   {"recalibrate", false}}};
+                                   {"no-recalibrate", false}}};
   return run_command(command, args, run);
 }
 

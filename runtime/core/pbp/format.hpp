@@ -9,6 +9,7 @@
 #include "pbp/float16.hpp"
 #include "pbp/likelihoods.hpp"
 #include "pbp/pbp.h"
+#include "pbp/pbp_learn.h"
 
 namespace pbp::format {
 
@@ -44,8 +45,9 @@ enum class SectionType : uint32_t {
   standardisation = 3,  // required: input and target scaling
   tensor_data = 4,      // required: the bytes the tensor descriptors point into
   metadata = 5,         // optional: name, feature names, ... (key/length/value entries)
+  learn_check = 6,      // optional: a device learner's running check (namespace learn_check)
 };
-inline constexpr uint32_t kKnownSectionTypes = 5;
+inline constexpr uint32_t kKnownSectionTypes = 6;
 
 // The CRC-32 trailer: the last 4 bytes of the blob, over every byte before it.
 inline constexpr uint32_t kCrcSize = 4;
@@ -277,6 +279,29 @@ inline constexpr uint32_t kSize = 8;
 inline constexpr uint32_t padded_to_4(uint32_t n) {
   return (n + 3u) & ~3u;
 }
+
+// Section "learn_check", written by the device's learner (pbp_learn_write_blob) so that a learner
+// restarted from its blob goes on bit for bit as one that never stopped: the noise Gamma its
+// update uses, whether it re-fits the predictive, and its running check (pbp_learn_check in
+// pbp_learn.h). Exactly kSize bytes; a blob without it starts a learner with a fresh check.
+namespace learn_check {
+inline constexpr uint32_t kUpdateNoiseA = 0;     // f32 > 1: the update's noise Gamma (eqs. 9-10)
+inline constexpr uint32_t kUpdateNoiseB = 4;     // f32 > 0
+inline constexpr uint32_t kFlags = 8;            // u32: bit 0 kRecalibrate, the other bits 0
+inline constexpr uint32_t kRows = 12;            // u32, rows scored
+inline constexpr uint32_t kWindow = 16;          // f32 in [0, kMaxWindow]; 0 exactly when rows is 0
+inline constexpr uint32_t kMeanLoglik = 20;      // f32, finite
+inline constexpr uint32_t kMeanZ2 = 24;          // f32, finite, >= 0
+inline constexpr uint32_t kInside95 = 28;        // f32 in [0, 1]
+inline constexpr uint32_t kCandidateCount = 32;  // u32, exactly kCandidates
+inline constexpr uint32_t kResidualSums = 36;    // f32[kCandidates], finite, >= 0
+inline constexpr uint32_t kCandidates = PBP_LEARN_CHECK_CANDIDATES;
+inline constexpr uint32_t kLogSpreadSums = kResidualSums + 4u * kCandidates;  // same
+inline constexpr uint32_t kSize = kLogSpreadSums + 4u * kCandidates;          // 180
+inline constexpr uint32_t kRecalibrate = 1u;
+// The window's weight w <- w 127/128 + 1 never passes 128 in float (127/128 exact, 128 fixed).
+inline constexpr float kMaxWindow = 128.0f;
+}  // namespace learn_check
 
 // Little-endian field access, independent of the host's byte order and alignment.
 inline uint32_t load_u32(const uint8_t* p) {

@@ -118,12 +118,14 @@ typedef enum pbp_status {
   PBP_ERR_FLASH = 47,        /* a flash read, erase or program reported a failure */
   PBP_ERR_FLASH_VERIFY = 48, /* what was read back differs from what was written (worn flash) */
   PBP_ERR_STORE_LAYOUT = 49, /* slots or flash geometry invalid (alignment, overlap, sizes) */
+  /* A learner's running check (the blob's optional learn_check section, FORMAT.md) out of range. */
+  PBP_ERR_BAD_LEARN_CHECK = 50,
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_NUM_STATUSES 50 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
+#define PBP_NUM_STATUSES 51 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
 
 /* Tasks: what a model predicts, and the predict function for it. Calling another predict
  * function returns PBP_ERR_WRONG_TASK. */

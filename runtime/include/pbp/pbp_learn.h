@@ -18,13 +18,14 @@
  * noise precision's Gamma. The prior stays as trained: there is no EP sweep on the device (the
  * prior Gamma in the blob is copied as it is). Regression also keeps a running check on its own
  * predictions (pbp_learn_check: each row scored before it is learnt, over about the last 128
- * rows); after pbp_learn_recalibrate, for a model with an epistemic scale (the recipe's
- * likelihood 4), the predictive's scale and noise are re-fitted from that window once 32 rows
- * are scored, so the intervals follow the narrowing weights (the update itself keeps ADF's noise
- * Gamma, update_noise_a/b). Opt-in for now: the check and ADF's Gamma live in RAM only, so a
- * learner restarted from a saved blob continues differently from one that was not. Regression
- * and binary (probit) models; multiclass, count and heteroscedastic regression models are refused
- * with PBP_ERR_WRONG_TASK.
+ * rows); for a model with an epistemic scale (the recipe's likelihood 4) the predictive's scale
+ * and noise are re-fitted from that window once 32 rows are scored, so the intervals follow the
+ * narrowing weights (the update itself keeps ADF's noise Gamma, update_noise_a/b); on by default,
+ * pbp_learn_set_recalibration(learner, 0) turns it off. pbp_learn_write_blob writes the check, the
+ * switch and ADF's Gamma in the blob (its learn_check section, FORMAT.md), and pbp_learn_init
+ * restores them: a learner restarted from its own blob goes on bit for bit as one that never
+ * stopped. Regression and binary (probit) models; multiclass, count and heteroscedastic
+ * regression models are refused with PBP_ERR_WRONG_TASK.
  *
  * Memory: a pbp_learner (a pbp_model and a few words), the state PBP_LEARN_STATE_BYTES(weights)
  * (float32 mean and variance of every weight: float16 and int8 blobs are decoded), and the update's
@@ -49,6 +50,11 @@ extern "C" {
 #define PBP_LEARN_WORKSPACE_BYTES(input_count, unit_count) \
   (4u * PBP_LEARN_WORKSPACE_FLOATS(input_count, unit_count))
 
+/* The bytes pbp_learn_write_blob writes for a float32 source blob of `source_bytes` (a multiple
+ * of 4, as pbp train writes them) without a learn_check section: its own, the section's table
+ * entry (16) and the section (180, FORMAT.md). A blob the learner wrote keeps its size. */
+#define PBP_LEARN_WRITTEN_BYTES(source_bytes) ((source_bytes) + 196u)
+
 /* Candidate ratios of the epistemic scale to the noise variance the regression check scores. */
 #define PBP_LEARN_CHECK_CANDIDATES 18u
 
@@ -57,11 +63,11 @@ extern "C" {
  * row's weight decays by 127/128 per later row). Read to decide whether to trust the intervals:
  * targets/DEPLOYING.md, section 8. Binary learners leave it zero. */
 typedef struct pbp_learn_check {
-  uint32_t rows;        /* regression rows scored since pbp_learn_init */
-  float window;         /* the window's weight: the effective number of rows in it (-> 128) */
-  float mean_loglik;    /* windowed mean of log N(y | predictive) in target units */
-  float mean_z2;        /* windowed mean of (y - mean)^2 / predictive variance: 1 if calibrated */
-  float inside_95;      /* windowed fraction of rows inside their 95 % predictive interval */
+  uint32_t rows;     /* regression rows scored since pbp_learn_init */
+  float window;      /* the window's weight: the effective number of rows in it (-> 128) */
+  float mean_loglik; /* windowed mean of log N(y | predictive) in target units */
+  float mean_z2;     /* windowed mean of (y - mean)^2 / predictive variance: 1 if calibrated */
+  float inside_95;   /* windowed fraction of rows inside their 95 % predictive interval */
   /* Gaussian epistemic-scaled models: the window's prequential evidence for each candidate
    * ratio (sum of r^2 / (ratio psi + 1) and of log(ratio psi + 1)), from which the epistemic
    * scale and the noise are re-fitted once 32 rows are scored. */
@@ -84,7 +90,7 @@ typedef struct pbp_learner {
    * source's; model.noise_a/b is the predictive's, the same until the check re-fits it. */
   float update_noise_a, update_noise_b;
   pbp_learn_check check; /* the running check on its own predictions (regression) */
-  uint32_t recalibrate;  /* set by pbp_learn_recalibrate: the check re-fits scale and noise */
+  uint32_t recalibrate;  /* 1: the check re-fits scale and noise (pbp_learn_set_recalibration) */
 } pbp_learner;
 
 /* What one update did. */
@@ -101,11 +107,14 @@ typedef struct pbp_learn_outcome {
 /* Starts a learner from an opened model (`source` and its blob must outlive it; only the blob is
  * read after this call): copies (float16: widens) every weight's mean and variance into `state`
  * (4-byte aligned, at least PBP_LEARN_STATE_BYTES(source->weight_count) bytes) and fills
- * `learner`. Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a
- * multiclass, count or heteroscedastic model), PBP_ERR_STORAGE_TYPE (weights in a storage type
- * the learner cannot read: none of pbp_open's today),
- * PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL; on any error `learner` is zeroed and
- * nothing is written to `state`. */
+ * `learner`: the update's noise Gamma, the re-fit switch and the check from the blob's
+ * learn_check section when it has one (a blob pbp_learn_write_blob wrote), else the model's noise,
+ * the re-fit on for an epistemic-scaled model, and an empty check. Errors: PBP_ERR_NULL_ARGUMENT,
+ * PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a multiclass, count or heteroscedastic model),
+ * PBP_ERR_STORAGE_TYPE (weights in a storage type the learner cannot read: none of pbp_open's
+ * today), PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL, PBP_ERR_SECTION_COUNT (a blob
+ * without learn_check whose section table is full: no room to write it); on any error `learner`
+ * is zeroed and nothing is written to `state`. */
 pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* state,
                           size_t state_bytes);
 
@@ -122,18 +131,22 @@ pbp_status pbp_learn_update(pbp_learner* learner, const float* input, uint32_t i
                             float target, void* workspace, size_t workspace_bytes,
                             pbp_learn_outcome* outcome);
 
-/* Turns on the re-fit of the epistemic scale and noise from the running check (see the top).
- * Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (not a Gaussian
- * epistemic-scaled regression model). */
-pbp_status pbp_learn_recalibrate(pbp_learner* learner);
+/* Turns the re-fit of the epistemic scale and noise from the running check (see the top) on
+ * (`enabled` not 0; the default for an epistemic-scaled model) or off (0: the predictive keeps the
+ * last fit's scale, and ADF's noise Gamma). Persisted by pbp_learn_write_blob. Errors:
+ * PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (turning it on for a model
+ * that is not Gaussian epistemic-scaled regression). */
+pbp_status pbp_learn_set_recalibration(pbp_learner* learner, uint32_t enabled);
 
 /* Writes the learnt model as a blob into `out` (4-byte aligned, `capacity` >=
  * learner->blob_bytes): the source blob's sections and section table, the learnt weights as
- * float32 (a float16 or int8 source's weight tensors are appended to its tensor data as float32)
- * and the noise Gamma, the CRC recomputed; the result is checked with pbp_open before PBP_OK is
- * returned. `*written` gets the size (0 on error). Errors: PBP_ERR_NULL_ARGUMENT,
- * PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL, or pbp_open's
- * status if the written blob does not open (the source blob changed under the learner). */
+ * float32 (a float16 or int8 source's weight tensors are appended to its tensor data as float32),
+ * the predictive's noise Gamma and scale, and the learn_check section (added after the body if the
+ * source has none: PBP_LEARN_WRITTEN_BYTES for a float32 source), the CRC recomputed; the result is
+ * checked with pbp_open before PBP_OK is returned. `*written` gets the size (0 on error). Errors:
+ * PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_MISALIGNED_POINTER,
+ * PBP_ERR_BUFFER_TOO_SMALL, or pbp_open's status if the written blob does not open (the source blob
+ * changed under the learner). */
 pbp_status pbp_learn_write_blob(const pbp_learner* learner, void* out, size_t capacity,
                                 size_t* written);
 

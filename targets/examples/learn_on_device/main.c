@@ -36,18 +36,20 @@
 #define UNITS 51u    /* 50 + 1 */
 #define SAVE_EVERY 71u
 #define RESTART_AFTER 213u /* rows: after the third save */
-#define SLOT_BYTES PBP_STORE_SLOT_BYTES(BOSTON_START_SIZE, RAM_FLASH_PAGE)
+/* What the learner writes: the float32 source and its running check (the learn_check section). */
+#define LEARNT_BYTES PBP_LEARN_WRITTEN_BYTES(BOSTON_START_SIZE)
+#define SLOT_BYTES PBP_STORE_SLOT_BYTES(LEARNT_BYTES, RAM_FLASH_PAGE)
 
 static pbp_model start;
 static pbp_learner learner;
 static float state[PBP_LEARN_STATE_BYTES(WEIGHTS) / sizeof(float)];
 static float update_workspace[PBP_LEARN_WORKSPACE_FLOATS(BOSTON_START_INPUT_COUNT, UNITS)];
 static float predict_workspace[BOSTON_START_WORKSPACE_BYTES / sizeof(float)];
-static uint32_t learnt_blob[BOSTON_START_SIZE / 4]; /* a float32 source: the same size */
+static uint32_t learnt_blob[LEARNT_BYTES / 4];
 static uint32_t flash_memory[2u * SLOT_BYTES / 4u]; /* the two slots */
 static pbp_flash flash;
 static pbp_store store;
-static uint32_t boot_blob[BOSTON_START_SIZE / 4]; /* the slot booted from: the learner's source */
+static uint32_t boot_blob[LEARNT_BYTES / 4]; /* the slot booted from: the learner's source */
 static float test_means[BOSTON_TEST_ROWS], test_variances[BOSTON_TEST_ROWS]; /* last report's */
 
 /* A data row (the CSV's columns, boston_rows.h) as the model's inputs, each value placed by its

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "fixture_models.hpp"
 #include "pbp/format.hpp"
+#include "pbp/pbp_learn.h"
 #include "pbp/trainer/blob.hpp"
 
 namespace {
@@ -118,6 +120,31 @@ TEST(BlobFixtures, TinyBlobHeaderMatchesWriter) {
   check_or_write("tests/runtime/blobs/tiny_blob.h", Bytes(text.begin(), text.end()));
 }
 
+// `blob` after a learner on the device learnt `rows` rows of a fixed pattern: its learnt weights,
+// noise and learn_check section (pbp_learn_write_blob).
+Bytes learnt_blob(const Bytes& blob, uint32_t rows) {
+  std::vector<uint32_t> aligned((blob.size() + 3) / 4);
+  std::memcpy(aligned.data(), blob.data(), blob.size());
+  pbp_model model{};
+  pbp_learner learner{};
+  EXPECT_EQ(pbp_open(&model, aligned.data(), blob.size()), PBP_OK);
+  std::vector<float> state(PBP_LEARN_STATE_BYTES(model.weight_count) / 4);
+  EXPECT_EQ(pbp_learn_init(&learner, &model, state.data(), state.size() * 4), PBP_OK);
+  std::vector<float> workspace(learner.workspace_bytes / 4), x(model.input_count);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t k = 0; k < model.input_count; ++k)
+      x[k] = static_cast<float>((r * 7 + k * 3) % 11) / 4.0f - 1.0f;
+    EXPECT_EQ(pbp_learn_update(&learner, x.data(), model.input_count, x[0] - 0.5f * x.back(),
+                               workspace.data(), workspace.size() * 4, nullptr),
+              PBP_OK);
+  }
+  std::vector<uint32_t> out(learner.blob_bytes / 4);
+  size_t written = 0;
+  EXPECT_EQ(pbp_learn_write_blob(&learner, out.data(), out.size() * 4, &written), PBP_OK);
+  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(out.data());
+  return Bytes(bytes, bytes + written);
+}
+
 // The fuzz seed corpus: valid blobs of a few shapes and near-valid ones that stop at
 // different checks (the fuzzer mutates from there).
 TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
@@ -175,6 +202,17 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   pbp::trainer::Model scaled = pbp::test_fixtures::tiny_model();  // likelihood 4
   scaled.epistemic_scale = 4.5;
   check_or_write("tests/fuzz/corpus/valid_epistemic_scaled.pbp", pbp::trainer::write_blob(scaled));
+
+  // A blob the device's learner wrote (section 6, learn_check) after 40 rows with the re-fit on,
+  // and the same with its window past 128: PBP_ERR_BAD_LEARN_CHECK.
+  const Bytes learnt = learnt_blob(pbp::trainer::write_blob(scaled), 40);
+  check_or_write("tests/fuzz/corpus/valid_learn_check.pbp", learnt);
+  Bytes bad_window = learnt;
+  fmt::store_f32(&bad_window[section_offset(learnt, fmt::SectionType::learn_check) +
+                             fmt::learn_check::kWindow],
+                 129.0f);
+  reseal(bad_window);
+  check_or_write("tests/fuzz/corpus/bad_learn_check_window.pbp", bad_window);
 
   pbp::trainer::Model half = pbp::test_fixtures::pattern_model(3, {4, 3});  // storage type 2
   half.weight_storage = fmt::Storage::float16;

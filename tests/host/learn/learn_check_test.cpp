@@ -108,7 +108,7 @@ void learn_and_mirror(Learner& l, const Dataset& data, bool scaled) {
 
 TEST(LearnCheck, ScaledModelRefitsFromItsOwnPredictions) {
   Learner l(write_blob(scaled_model(3.0)));
-  ASSERT_EQ(pbp_learn_recalibrate(&l.learner), PBP_OK);
+  ASSERT_EQ(l.learner.recalibrate, 1u);  // the default
   learn_and_mirror(l, synthetic(Task::regression, 300, 11), true);
   // The written blob keeps the re-fitted scale and noise: it predicts as the learner does.
   std::vector<uint32_t> out(l.learner.blob_bytes / 4);
@@ -123,9 +123,20 @@ TEST(LearnCheck, ScaledModelRefitsFromItsOwnPredictions) {
 
 TEST(LearnCheck, UnscaledModelKeepsAdfNoiseAndStillChecks) {
   Learner l(write_blob(small_model(Task::regression)));
-  EXPECT_EQ(pbp_learn_recalibrate(&l.learner), PBP_ERR_WRONG_TASK);
+  EXPECT_EQ(l.learner.recalibrate, 0u);
+  EXPECT_EQ(pbp_learn_set_recalibration(&l.learner, 1u), PBP_ERR_WRONG_TASK);
+  EXPECT_EQ(pbp_learn_set_recalibration(&l.learner, 0u), PBP_OK);
   learn_and_mirror(l, synthetic(Task::regression, 80, 12), false);
   EXPECT_EQ(l.learner.model.epistemic_scale, 1.0f);
+}
+
+TEST(LearnCheck, ScaledModelWithTheRefitOffKeepsItsScale) {
+  Learner l(write_blob(scaled_model(3.0)));
+  ASSERT_EQ(pbp_learn_set_recalibration(&l.learner, 0u), PBP_OK);
+  learn_and_mirror(l, synthetic(Task::regression, 80, 14), false);
+  EXPECT_EQ(l.learner.model.epistemic_scale, 3.0f);
+  ASSERT_EQ(pbp_learn_set_recalibration(&l.learner, 1u), PBP_OK);
+  EXPECT_EQ(l.learner.recalibrate, 1u);
 }
 
 TEST(LearnCheck, BinaryLearnersLeaveTheCheckEmpty) {

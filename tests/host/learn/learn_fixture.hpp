@@ -50,6 +50,13 @@ inline Model small_model(Task task, Activation activation = Activation::relu,
   return model;
 }
 
+// A float's bits, to compare learners bit for bit.
+inline uint32_t bits(float value) {
+  uint32_t b;
+  __builtin_memcpy(&b, &value, 4);
+  return b;
+}
+
 // A blob in 4-byte aligned memory.
 struct Blob {
   std::vector<uint32_t> words;

@@ -10,10 +10,11 @@
 
 namespace {
 
-// The larger of the two golden blobs, in words.
+// The larger of the two golden blobs as the learner writes them (with the learn_check
+// section), in words.
 constexpr uint32_t kBlobWords =
-    (PBP_LEARN_BLOB_SIZE_0 > PBP_LEARN_BLOB_SIZE_1 ? PBP_LEARN_BLOB_SIZE_0
-                                                   : PBP_LEARN_BLOB_SIZE_1) /
+    (PBP_LEARN_WRITTEN_SIZE_0 > PBP_LEARN_WRITTEN_SIZE_1 ? PBP_LEARN_WRITTEN_SIZE_0
+                                                         : PBP_LEARN_WRITTEN_SIZE_1) /
     4u;
 constexpr uint32_t kFlashBytes = 2u * PBP_STORE_SLOT_BYTES(4u * kBlobWords, 256u);
 
@@ -125,7 +126,8 @@ PBP_TEST(store_statuses) {
   pbp_model model;
   pbp_store_source source;
   PBP_CHECK_EQ(pbp_store_boot(&store, boot, sizeof boot, &model, &source), PBP_ERR_MODEL_NOT_OPEN);
-  PBP_CHECK_EQ(pbp_store_init(&store, &flash, 0, 704, 704, pbp_learn_blob_0, PBP_LEARN_BLOB_SIZE_0),
+  PBP_CHECK_EQ(pbp_store_init(&store, &flash, 0, rig.slot_bytes, rig.slot_bytes, pbp_learn_blob_0,
+                              PBP_LEARN_BLOB_SIZE_0),
                PBP_OK);
   PBP_CHECK_EQ(pbp_store_boot(&store, boot, sizeof boot, &model, &source), PBP_OK);
   PBP_CHECK_EQ(source, PBP_STORE_FACTORY);

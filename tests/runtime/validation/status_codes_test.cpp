@@ -515,6 +515,24 @@ PBP_TEST(int8_scale_status) {  // every int8 path: int8_test.cpp
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_SCALE);
 }
 
+// A learn_check section out of range (every field: tests/host/learn/learn_restart_test.cpp).
+PBP_TEST(learn_check_status) {
+  static pbp_model model;
+  static pbp_learner learner;
+  static float state[64];
+  alignas(4) static uint8_t written[PBP_LEARN_WRITTEN_BYTES(PBP_TINY_BLOB_SIZE) + 4u];
+  EXPECT_STATUS(pbp_open(&model, pbp_test::tiny_copy().bytes, PBP_TINY_BLOB_SIZE), PBP_OK);
+  EXPECT_STATUS(pbp_learn_init(&learner, &model, state, sizeof state), PBP_OK);
+  size_t size = 0;
+  EXPECT_STATUS(pbp_learn_write_blob(&learner, written, sizeof written, &size), PBP_OK);
+  // The section is the last 180 bytes before the trailer; its flags allow bit 0 only.
+  const uint32_t at = static_cast<uint32_t>(size) - 4u - fmt::learn_check::kSize;
+  set_u32(written + at + fmt::learn_check::kFlags, 2u);
+  fmt::store_u32(written + size - 4u, fmt::crc32(written, size - 4u));
+  pbp_model reopened;
+  EXPECT_STATUS(pbp_open(&reopened, written, size), PBP_ERR_BAD_LEARN_CHECK);
+}
+
 PBP_TEST(every_status_code_was_reached) {
   for (int code = 0; code < PBP_NUM_STATUSES; ++code) {
     if (!g_reached[code])

@@ -72,11 +72,8 @@ int main() {
       g_learner.workspace_bytes > sizeof g_learn_workspace) {
     return 1;
   }
-  // The recipe's models learn with the re-fit on (the update's dearest path once 32 rows are in).
-  if (model.likelihood == PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED &&
-      pbp_learn_recalibrate(&g_learner) != PBP_OK) {
-    return 1;
-  }
+  // The recipe's models learn with the re-fit on, the default (the update's dearest path once 32
+  // rows are in).
   // RAM of learning against the float32 blob (predict_cost_targets.sh reports it).
   printf("learn: blob %u state %u workspace %u learner %u bytes\n",
          static_cast<unsigned>(PREDICT_COST_BLOB_SIZE),
