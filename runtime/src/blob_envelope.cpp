@@ -38,6 +38,9 @@ Span* known_section(Sections* sections, uint32_t type) {
       return &sections->tensor_data;
     case format::SectionType::metadata:
       return &sections->metadata;
+    case format::SectionType::input_occupancy:
+      // a runtime built without it does not know it: the required flag refuses the blob
+      return PBP_WITH_DATA_DISTANCE ? &sections->input_occupancy : nullptr;
   }
   return nullptr;
 }

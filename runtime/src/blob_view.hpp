@@ -32,6 +32,7 @@ struct Sections {
   Span standardisation;
   Span tensor_data;
   Span metadata;
+  Span input_occupancy;
 };
 
 // Size, magic, version, total size, CRC: nothing else of the blob is read before these pass.

@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/noise_calibration.hpp"
 #include "pbp/trainer/random.hpp"
 
@@ -234,6 +235,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   Model model = train(data, o, report);
   model.noise = calibrated;
   model.epistemic_scale = best.epistemic_scale;
+  if (space.distance_variance) add_distance_variance(model, data, o);
   if (choice) *choice = best;
   return model;
 }

@@ -29,6 +29,9 @@ enum class Recipe : uint32_t { automatic = 0, paper = 1 };
 struct SearchSpace {
   std::vector<std::vector<uint32_t>> networks{{50}, {50, 50}};  // hidden widths
   std::vector<uint32_t> epochs{10, 20, 40, 80, 120, 160, 200};  // increasing
+  // The chosen model's variance grows with the distance from the training values, its scale
+  // fitted on held-out gap and tail folds (distance_variance.hpp).
+  bool distance_variance = true;
 };
 
 struct RecipeChoice {
