@@ -40,6 +40,9 @@ Span* known_section(Sections* sections, uint32_t type) {
       return &sections->metadata;
     case format::SectionType::learn_check:
       return &sections->learn_check;
+    case format::SectionType::input_occupancy:
+      // a runtime built without it does not know it: the required flag refuses the blob
+      return PBP_WITH_DATA_DISTANCE ? &sections->input_occupancy : nullptr;
   }
   return nullptr;
 }

@@ -34,6 +34,7 @@ struct Sections {
   Span tensor_data;
   Span metadata;
   Span learn_check;
+  Span input_occupancy;
 };
 
 // Size, magic, version, total size, CRC: nothing else of the blob is read before these pass.

@@ -4,6 +4,7 @@
 #include "input_range.hpp"
 
 #include "blob_view.hpp"
+#include "pbp/data_distance.hpp"
 
 namespace pbp::detail {
 
@@ -12,16 +13,9 @@ pbp_range_report input_range_report(const pbp_model* model, const float* input) 
   if (model->input_min == nullptr || model->input_max == nullptr) return report;
   report.status = PBP_RANGE_INSIDE;
   for (uint32_t i = 0; i < model->input_count; ++i) {
-    const float x = input[i];
-    // Finite x and bounds: the difference is > 0 here, at worst +inf; std is a normal float > 0.
-    float beyond;
-    if (x < model->input_min[i]) {
-      beyond = model->input_min[i] - x;
-    } else if (x > model->input_max[i]) {
-      beyond = x - model->input_max[i];
-    } else {
-      continue;
-    }
+    // Finite x and bounds: > 0 outside, at worst +inf; std is a normal float > 0.
+    const float beyond = distance::beyond_range(input[i], model->input_min[i], model->input_max[i]);
+    if (!(beyond > 0.0f)) continue;
     const float distance = beyond / model->input_std[i];
     if (report.outside_count == 0 || distance > report.distance) {
       report.distance = distance;

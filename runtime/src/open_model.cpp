@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "blob_view.hpp"
+#include "pbp/data_distance.hpp"
 #include "pbp/moments.hpp"
 #include "stored_weights.hpp"
 
@@ -154,6 +155,28 @@ pbp_status read_standardisation(Span section, Span tensor_data, pbp_model* model
   return read_input_ranges(section, tensor_data, model);
 }
 
+// The optional distance variance (format.hpp, input_occupancy_section): its exact size, the input
+// ranges it is binned over, a scale in range, and each input's first and last bins occupied (so
+// data_distance.hpp's walks stop inside the bitmap).
+pbp_status read_input_occupancy(Span section, pbp_model* model) {
+  namespace layout = format::input_occupancy_section;
+  if (section.size != layout::size(model->input_count)) return PBP_ERR_SECTION_SIZE;
+  if (model->input_min == nullptr) return PBP_ERR_BAD_RANGE;
+  const float scale = format::load_f32(section.data + layout::kDistanceScale);
+  if (!(scale >= 0.0f && scale <= layout::kMaxDistanceScale)) return PBP_ERR_BAD_EPISTEMIC_SCALE;
+  // The section starts 4-aligned in a 4-aligned blob: its words are read in place.
+  const uint32_t* bitmaps = reinterpret_cast<const uint32_t*>(section.data + layout::kBitmaps);
+  for (uint32_t i = 0; i < model->input_count; ++i) {
+    const uint32_t* bitmap = bitmaps + layout::kWordsPerInput * i;
+    if (!distance::occupied(bitmap, 0u) || !distance::occupied(bitmap, layout::kBins - 1u)) {
+      return PBP_ERR_BAD_RANGE;
+    }
+  }
+  model->input_occupancy = bitmaps;
+  model->distance_scale = scale;
+  return PBP_OK;
+}
+
 // Tensor `k` of the opened model as a byte range: layer l's mean (2l) and variance (2l + 1), then
 // the input mean, std, and the optional input min and max. Empty past the last.
 struct ByteRange {
@@ -216,6 +239,10 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   if (status != PBP_OK) return status;
   status = check_tensors_disjoint(model);
   if (status != PBP_OK) return status;
+  if (sections.input_occupancy.data != nullptr) {
+    status = read_input_occupancy(sections.input_occupancy, model);
+    if (status != PBP_OK) return status;
+  }
   if (sections.metadata.data != nullptr) {
     status = read_metadata(sections.metadata, model);
     if (status != PBP_OK) return status;

@@ -4,6 +4,7 @@
 #include "blob_view.hpp"
 #include "forward_pass.hpp"
 #include "input_range.hpp"
+#include "pbp/data_distance.hpp"
 #include "pbp/math.hpp"
 #include "pbp/outputs.hpp"
 
@@ -23,6 +24,15 @@ __attribute__((noinline)) pbp_status regression_result(const pbp_model* model, c
   pbp_prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;
+#if PBP_WITH_DATA_DISTANCE
+  if (model->input_occupancy != nullptr) {
+    const float d =
+        distance::row_distance(input, model->input_min, model->input_max, model->input_std,
+                               model->input_occupancy, model->input_count);
+    p.epistemic_variance +=
+        distance::distance_variance(model->distance_scale, d, model->target_std);
+  }
+#endif
   p.aleatoric_variance = moments.aleatoric_variance;
   p.std = math::sqrt(p.epistemic_variance + p.aleatoric_variance);
   // z = Phi^-1((1 + p) / 2), computed from the small tail (1 - p) / 2 so that p near 1 keeps

@@ -48,6 +48,25 @@ void check_ranges(const pbp_model& m, const uint8_t* blob, size_t size) {
   }
 }
 
+// The optional input occupancy: inside the blob, over the ranges, its end bins set, A in range.
+void check_occupancy(const pbp_model& m, const uint8_t* blob, size_t size) {
+  namespace layout = fmt::input_occupancy_section;
+  if (m.input_occupancy == nullptr) {
+    require(m.distance_scale == 0.0f, "no occupancy, no scale");
+    return;
+  }
+  require(m.input_min != nullptr, "occupancy needs ranges");
+  require(inside(m.input_occupancy, 4u * layout::kWordsPerInput * m.input_count, blob, size),
+          "occupancy inside");
+  require(m.distance_scale >= 0.0f && m.distance_scale <= layout::kMaxDistanceScale,
+          "distance scale");
+  for (uint32_t k = 0; k < m.input_count; ++k) {
+    const uint32_t* bitmap = m.input_occupancy + layout::kWordsPerInput * k;
+    require((bitmap[0] & 1u) != 0u && (bitmap[layout::kWordsPerInput - 1u] >> 31) != 0u,
+            "end bins occupied");
+  }
+}
+
 // pbp_check_input_range on a finite row: a consistent report, never NaN.
 void check_range_report(const pbp_model& m, const float* x) {
   pbp_range_report r;
@@ -67,6 +86,7 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
   require(inside(m.input_mean, 4u * m.input_count, blob, size), "input mean inside");
   require(inside(m.input_std, 4u * m.input_count, blob, size), "input std inside");
   check_ranges(m, blob, size);
+  check_occupancy(m, blob, size);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     require(layer.storage == PBP_STORAGE_FLOAT32 || layer.storage == PBP_STORAGE_FLOAT16 ||

@@ -15,6 +15,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "pbp/activations.hpp"
+#include "pbp/data_distance.hpp"
 #include "pbp/format.hpp"
 #include "pbp/host/model_file.hpp"
 #include "pbp/host/prediction_csv.hpp"
@@ -44,7 +45,8 @@ const char* const kUsage =
     "  --json   dump everything as JSON: task, layers (inputs, outputs, activation, mean and\n"
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
     "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
-    "           without training ranges), target_mean, target_std, metadata; for\n"
+    "           without training ranges), distance_scale (null: no distance variance),\n"
+    "           target_mean, target_std, metadata; for\n"
     "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma;\n"
     "           for a Laplace model (--prior laplace) input_relevance and laplace_scale.\n"
     "           Only regression uses noise_gamma, target_mean and target_std: other tasks'\n"
@@ -120,6 +122,8 @@ const char* section_name(uint32_t type) {
       return "metadata";
     case fmt::SectionType::learn_check:
       return "learn_check";
+    case fmt::SectionType::input_occupancy:
+      return "input_occupancy";
   }
   return "unknown";
 }
@@ -194,6 +198,8 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("input_std", float_list(m.input_std, m.input_count))
       .add_raw("input_min", m.input_min ? float_list(m.input_min, m.input_count) : "null")
       .add_raw("input_max", m.input_max ? float_list(m.input_max, m.input_count) : "null")
+      .add_raw("distance_scale",
+               m.input_occupancy ? float_text(m.distance_scale) : std::string("null"))
       .add_raw("target_mean", float_text(m.target_mean))
       .add_raw("target_std", float_text(m.target_std))
       .add_raw("metadata", metadata);
@@ -224,6 +230,19 @@ void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
               float_text(m.input_min[k]) + ", " + float_text(m.input_max[k]) + "]";
   }
   std::printf("ranges:     %s\n", joined.c_str());
+  if (m.input_occupancy == nullptr) return;
+  std::string bins;
+  for (uint32_t k = 0; k < m.input_count; ++k) {
+    uint32_t occupied = 0;
+    for (uint32_t b = 0; b < fmt::input_occupancy_section::kBins; ++b) {
+      occupied += pbp::distance::occupied(
+          m.input_occupancy + fmt::input_occupancy_section::kWordsPerInput * k, b);
+    }
+    bins += (k ? ", " : "") + std::to_string(occupied);
+  }
+  std::printf(
+      "distance:   + (A target_std d)^2 epistemic variance, A %s; occupied bins of %u: %s\n",
+      float_text(m.distance_scale).c_str(), fmt::input_occupancy_section::kBins, bins.c_str());
 }
 
 // What the network's outputs z ~ N(nu, psi) become for the model's task (runtime/FORMAT.md). Only

@@ -59,9 +59,12 @@ void softmax_options(const ParsedOptions& options, trainer::TrainOptions& train)
 }  // namespace
 
 std::vector<OptionSpec> training_option_specs() {
-  return {{"labels"},    {"target"},    {"task"},   {"classes"},    {"algorithm"}, {"prior"},
-          {"softmax"},   {"samples"},   {"hidden"}, {"epochs"},     {"seed"},      {"threads"},
-          {"inference"}, {"averaging"}, {"recipe"}, {"activation"}, {"likelihood"}};
+  return {{"labels"},     {"target"},     {"task"},
+          {"classes"},    {"algorithm"},  {"prior"},
+          {"softmax"},    {"samples"},    {"hidden"},
+          {"epochs"},     {"seed"},       {"threads"},
+          {"inference"},  {"averaging"},  {"recipe"},
+          {"activation"}, {"likelihood"}, {"distance-variance"}};
 }
 
 const char* const kTrainingOptionsHelp =
@@ -100,6 +103,10 @@ const char* const kTrainingOptionsHelp =
     "                       the epochs (10 to 200) and the noise level from held-out parts of\n"
     "                       the training rows, then trains on all of them; paper: PBP as\n"
     "                       published, 1 x 50 (or --hidden) for 40 epochs (or --epochs)\n"
+    "  --distance-variance on|off  with --recipe auto: on (default) widens each prediction by\n"
+    "                       (A target_std d)^2, d its distance from the training values in\n"
+    "                       training stds, A fitted on held-out gap and tail folds of the\n"
+    "                       training rows (one training per fold: 2 x inputs trainings)\n"
     "  --hidden W[,W...]    widths of the hidden layers (default: 50; with --recipe auto,\n"
     "                       the only network it tries)\n"
     "  --activation A       of every hidden layer: relu (default), erf (erf(a/sqrt 2) =\n"
@@ -147,9 +154,19 @@ RecipeSettings recipe_settings(const ParsedOptions& options, const trainer::Trai
       train.task != trainer::Task::regression) {
     throw UsageError("--recipe auto goes with --task regression");
   }
-  return host::recipe_settings(recipe,
-                               options.has("hidden") ? std::optional(train.hidden) : std::nullopt,
-                               options.has("epochs") ? std::optional(train.epochs) : std::nullopt);
+  RecipeSettings settings = host::recipe_settings(
+      recipe, options.has("hidden") ? std::optional(train.hidden) : std::nullopt,
+      options.has("epochs") ? std::optional(train.epochs) : std::nullopt);
+  if (const auto text = options.text("distance-variance")) {
+    if (*text != "on" && *text != "off") {
+      throw UsageError("--distance-variance expects on or off, got '" + *text + "'");
+    }
+    if (recipe != trainer::Recipe::automatic || train.task != trainer::Task::regression) {
+      throw UsageError("--distance-variance goes with --recipe auto (regression)");
+    }
+    settings.space.distance_variance = *text == "on";
+  }
+  return settings;
 }
 
 std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::Model& model) {
@@ -162,7 +179,10 @@ std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::M
          " epochs, noise std " + general(noise_std(model), 6) + " and epistemic variance x " +
          general(model.epistemic_scale, 4) + " from " + std::to_string(choice.held_out_rows) +
          " held-out rows (" + std::to_string(choice.folds) +
-         (choice.folds == 1 ? " fold)" : " folds)");
+         (choice.folds == 1 ? " fold)" : " folds)") +
+         (model.input_occupancy.empty()
+              ? ""
+              : ", distance variance scale " + general(model.distance_scale, 4));
 }
 
 trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train) {

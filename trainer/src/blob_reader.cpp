@@ -117,6 +117,12 @@ Model read_model(const pbp_model& opened) {
     standardisation.input_min = widened(opened.input_min, opened.input_count);
     standardisation.input_max = widened(opened.input_max, opened.input_count);
   }
+  if (opened.input_occupancy != nullptr) {
+    model.distance_scale = opened.distance_scale;
+    model.input_occupancy.assign(
+        opened.input_occupancy,
+        opened.input_occupancy + fmt::input_occupancy_section::kWordsPerInput * opened.input_count);
+  }
   read_metadata(opened, model);
   return model;
 }

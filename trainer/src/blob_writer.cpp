@@ -134,6 +134,14 @@ void check_model(const Model& model) {
       (!s.input_min.empty() && s.input_min.size() != model.input_count())) {
     throw std::invalid_argument("write_blob: input ranges do not match the input count");
   }
+  if (!model.input_occupancy.empty() &&
+      (model.input_occupancy.size() !=
+           size_t{fmt::input_occupancy_section::kWordsPerInput} * model.input_count() ||
+       s.input_min.empty() || model.task != Task::regression)) {
+    throw std::invalid_argument(
+        "write_blob: input occupancy needs a regression model with input ranges and 2 words per "
+        "input");
+  }
   if (!model.metadata.feature_names.empty() &&
       model.metadata.feature_names.size() != model.input_count()) {
     throw std::invalid_argument("write_blob: feature name count does not match the input count");
@@ -307,7 +315,9 @@ void put_metadata(ByteWriter& out, const Model& model) {
 
 std::vector<uint8_t> write_blob(const Model& model) {
   check_model(model);
-  const uint32_t section_count = 5;  // metadata always: at least the writer's version
+  // metadata always (at least the writer's version); the input occupancy when the model has one
+  const bool occupancy = !model.input_occupancy.empty();
+  const uint32_t section_count = occupancy ? 6 : 5;
   const uint32_t layer_count = static_cast<uint32_t>(model.layers.size());
 
   ByteWriter out;
@@ -357,6 +367,17 @@ std::vector<uint8_t> write_blob(const Model& model) {
   const size_t metadata_at = out.size();
   put_metadata(out, model);
   close_section(fmt::SectionType::metadata, false, metadata_at);
+
+  if (occupancy) {
+    namespace layout = fmt::input_occupancy_section;
+    const size_t occupancy_at = out.reserve(static_cast<size_t>(layout::size(model.input_count())));
+    out.put_f32(occupancy_at + layout::kDistanceScale,
+                to_float(model.distance_scale, "distance scale"));
+    for (size_t w = 0; w < model.input_occupancy.size(); ++w) {
+      out.put_u32(occupancy_at + layout::kBitmaps + 4 * w, model.input_occupancy[w]);
+    }
+    close_section(fmt::SectionType::input_occupancy, true, occupancy_at);
+  }
 
   // Tensor data last: every descriptor above is patched as its tensor is appended.
   const size_t data_at = out.size();

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pbp/data_distance.hpp"
 #include "pbp/moments.hpp"
 #include "pbp/outputs.hpp"
 #include "pbp/trainer/model.hpp"
@@ -47,6 +48,12 @@ Prediction predict(const Model& model, std::span<const double> x) {
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;
   p.aleatoric_variance = moments.aleatoric_variance;
+  if (!model.input_occupancy.empty()) {
+    const double d =
+        distance::row_distance(x.data(), s.input_min.data(), s.input_max.data(), s.input_std.data(),
+                               model.input_occupancy.data(), model.input_count());
+    p.epistemic_variance += distance::distance_variance(model.distance_scale, d, s.target_std);
+  }
   return p;
 }
 

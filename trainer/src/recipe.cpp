@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/noise_calibration.hpp"
 #include "pbp/trainer/random.hpp"
 
@@ -298,6 +299,8 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   };
   Model model = train(data, o, report);
   apply_calibration(model, best);
+  // The distance variance's folds score a Gaussian noise: a heteroscedastic model has its own.
+  if (space.distance_variance && !heteroscedastic(model)) add_distance_variance(model, data, o);
   if (choice) *choice = best;
   return model;
 }

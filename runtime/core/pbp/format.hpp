@@ -46,8 +46,11 @@ enum class SectionType : uint32_t {
   tensor_data = 4,      // required: the bytes the tensor descriptors point into
   metadata = 5,         // optional: name, feature names, ... (key/length/value entries)
   learn_check = 6,      // optional: a device learner's running check (namespace learn_check)
+  // optional, written required (a reader without it must not predict without its variance):
+  // the distance variance's scale and each input's training-value occupancy
+  input_occupancy = 7,
 };
-inline constexpr uint32_t kKnownSectionTypes = 6;
+inline constexpr uint32_t kKnownSectionTypes = 7;
 
 // The CRC-32 trailer: the last 4 bytes of the blob, over every byte before it.
 inline constexpr uint32_t kCrcSize = 4;
@@ -221,6 +224,23 @@ inline constexpr uint32_t kInputMin = 40;  // tensor descriptor, input_count ele
 inline constexpr uint32_t kInputMax = 56;  // tensor descriptor, min <= input_mean <= max
 inline constexpr uint32_t kSizeWithRanges = 72;
 }  // namespace standardisation_section
+
+// Section "input_occupancy": the variance (A target_std d)^2 a regression prediction adds for an
+// input row at distance d from the training values (data_distance.hpp). Exactly
+// size(input_count) bytes; needs the input ranges. Bit b of word 2i + b / 32 (b in 0 .. kBins-1)
+// is set when a training value of input i falls in bin b of kBins equal bins over
+// [input_min, input_max] (bin floor((x - min) / ((max - min) / kBins)), the last bin closed);
+// bins 0 and kBins - 1 are always set.
+namespace input_occupancy_section {
+inline constexpr uint32_t kDistanceScale = 0;  // f32 A, finite, in [0, kMaxDistanceScale]
+inline constexpr uint32_t kBitmaps = 4;        // u32[kWordsPerInput] per input, input order
+inline constexpr uint32_t kBins = 64;
+inline constexpr uint32_t kWordsPerInput = kBins / 32;
+inline constexpr float kMaxDistanceScale = 1024.0f;
+inline constexpr uint64_t size(uint32_t input_count) {
+  return kBitmaps + 4ull * kWordsPerInput * input_count;
+}
+}  // namespace input_occupancy_section
 
 // The smallest input std a blob may hold for an input of mean `mean`, as a fraction of |mean|:
 // rounding an input near the mean to float32 moves it by up to 2^-24 |mean|, which this bound

@@ -107,8 +107,10 @@ typedef enum pbp_status {
   PBP_ERR_COUNT_STEPS = 40,         /* count interval needs > PBP_COUNT_MAX_STEPS pmf terms */
   PBP_ERR_TENSOR_OVERLAP = 41,      /* two tensors share bytes (checked once all are located) */
   /* Values (a check added after the prediction codes). */
-  PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean */
-  PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range */
+  PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean; or
+                             input occupancy without ranges or without its first and last bins */
+  PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range
+                                       (or the input occupancy's distance scale) */
   PBP_ERR_BAD_SCALE = 44,           /* an int8 weight tensor's scale not finite or not > 0
                                        (logarithmic variance codes: or not below 2^95) */
   /* Learning (pbp_learn.h). */
@@ -211,6 +213,11 @@ typedef struct pbp_model {
    * blob written before ranges): the range reports then say PBP_RANGE_UNKNOWN. */
   const float* input_min;
   const float* input_max;
+  /* Regression: the variance (distance_scale target_std d)^2 added to every prediction's epistemic
+   * variance, d the input row's distance from the training values (FORMAT.md, section 7);
+   * input_occupancy (2 words per input) NULL and distance_scale 0 when the blob has none. */
+  const uint32_t* input_occupancy;
+  float distance_scale;
   pbp_layer layers[PBP_MAX_LAYERS];
   /* Metadata (all empty when the blob has none). */
   pbp_string name;

@@ -53,6 +53,14 @@
 #define PBP_WITH_HETEROSCEDASTIC 1
 #endif
 
+/* The distance variance of regression models (pbp train's default, FORMAT.md section 7): the
+ * prediction's epistemic variance grows with the input row's distance from the training values.
+ * 0: pbp_open refuses blobs holding it (PBP_ERR_UNKNOWN_REQUIRED_SECTION). CMake:
+ * -DPBP_RUNTIME_DATA_DISTANCE=OFF. Default 1. */
+#ifndef PBP_WITH_DATA_DISTANCE
+#define PBP_WITH_DATA_DISTANCE 1
+#endif
+
 #if !(PBP_WITH_FLOAT32 || PBP_WITH_FLOAT16 || PBP_WITH_INT8)
 #error "pbp_config.h: PBP_WITH_FLOAT32, PBP_WITH_FLOAT16 and PBP_WITH_INT8 are all 0"
 #endif

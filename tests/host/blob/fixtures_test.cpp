@@ -239,6 +239,21 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
                  0.0f);
   reseal(zero_scale);
   check_or_write("tests/fuzz/corpus/zero_scale_int8.pbp", zero_scale);
+
+  pbp::trainer::Model distance = pbp::test_fixtures::tiny_model();  // section 7
+  distance.epistemic_scale = 2.5;
+  distance.distance_scale = 1.5;
+  namespace occupancy = fmt::input_occupancy_section;
+  // Input 0: bins 0 .. 9, 40 and 63 (a gap of 30 bins); input 1: every bin.
+  distance.input_occupancy = {0x000003FFu | 1u << 31, 1u << 8 | 1u << 31, ~0u, ~0u};
+  const Bytes with_distance = pbp::trainer::write_blob(distance);
+  check_or_write("tests/fuzz/corpus/valid_distance_variance.pbp", with_distance);
+  Bytes last_bin_empty = with_distance;  // input 0's bin 63 cleared: PBP_ERR_BAD_RANGE
+  const uint32_t bitmaps =
+      section_offset(with_distance, fmt::SectionType::input_occupancy) + occupancy::kBitmaps;
+  fmt::store_u32(&last_bin_empty[bitmaps + 4], 1u << 8);
+  reseal(last_bin_empty);
+  check_or_write("tests/fuzz/corpus/distance_last_bin_empty.pbp", last_bin_empty);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 // that disagrees has found a portability bug in the runtime, not a stale header.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,7 @@
 #include "pbp/pbp.h"
 #include "pbp/trainer/adf.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"
 
@@ -55,6 +57,9 @@ struct Spec {
   Activation activation = Activation::relu;  // of the hidden layers
   format::Storage storage = format::Storage::float32;     // of the layers' weights
   LikelihoodKind likelihood = LikelihoodKind::automatic;  // heteroscedastic: 2 outputs
+  // not 0: the blob has the input occupancy (section 7) of the rows outside input 0's middle
+  // third, with this distance scale
+  double distance_scale = 0.0;
 };
 
 const std::vector<Spec>& specs() {
@@ -110,6 +115,19 @@ const std::vector<Spec>& specs() {
        Activation::relu,
        format::Storage::float32,
        LikelihoodKind::heteroscedastic},
+      // Section 7: the distance variance (A target_std d)^2, d from the occupancy's gap and the
+      // ranges (data_distance.hpp).
+      {"3-8-1 distance variance",
+       3,
+       {8},
+       400,
+       40,
+       11,
+       4.6875,
+       Activation::relu,
+       format::Storage::float32,
+       LikelihoodKind::automatic,
+       1.5},
   };
   return list;
 }
@@ -134,6 +152,22 @@ Dataset synthetic_data(const Spec& spec) {
   for (uint32_t k = 0; k < spec.inputs; ++k) data.feature_names.push_back("x");
   data.target_name = "y";
   return data;
+}
+
+// The synthetic rows with input 0 outside its middle third (by value): the occupancy a gap leaves.
+Dataset rows_around_a_gap(const Spec& spec) {
+  const Dataset data = synthetic_data(spec);
+  double low = data.row(0)[0], high = low;
+  for (size_t i = 0; i < data.rows; ++i) {
+    low = std::min(low, data.row(i)[0]);
+    high = std::max(high, data.row(i)[0]);
+  }
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < data.rows; ++i) {
+    const double t = (data.row(i)[0] - low) / (high - low);
+    if (t < 1.0 / 3.0 || t > 2.0 / 3.0) kept.push_back(i);
+  }
+  return data.subset(kept);
 }
 
 // Models of the other tasks, for pbp_predict_classes and pbp_predict_count.
@@ -273,6 +307,10 @@ std::string generate_header() {
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;
     model.weight_storage = spec.storage;
+    if (spec.distance_scale != 0.0) {
+      model.distance_scale = spec.distance_scale;
+      model.input_occupancy = input_occupancy(rows_around_a_gap(spec), model.standardisation);
+    }
     if (std::getenv("GOLDEN_DEBUG"))
       std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
                    model.prior.a, model.prior.b);
@@ -309,6 +347,14 @@ std::string generate_header() {
       }
     }
     inputs.push_back({"against a first-layer unit", deepest});
+    if (spec.distance_scale != 0.0) {  // inside the occupancy's gap, and just beyond the range
+      std::vector<double> in_gap(data.row(0), data.row(0) + spec.inputs);
+      in_gap[0] = 0.5 * (model.standardisation.input_min[0] + model.standardisation.input_max[0]);
+      inputs.push_back({"input 0 in the gap", in_gap});
+      std::vector<double> beyond(data.row(7), data.row(7) + spec.inputs);
+      beyond[1] = model.standardisation.input_max[1] + 0.75;
+      inputs.push_back({"input 1 beyond its range", beyond});
+    }
 
     std::vector<uint32_t> aligned((blobs.back().size() + 3) / 4);
     std::memcpy(aligned.data(), blobs.back().data(), blobs.back().size());

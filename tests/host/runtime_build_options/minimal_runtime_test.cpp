@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // A runtime built with ReLU, float32 and the always-built likelihoods only (PBP_WITH_ERF=0,
-// PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0, PBP_WITH_INT8=0, PBP_WITH_HETEROSCEDASTIC=0) opens and runs
-// the corpus's ReLU float32 models, and refuses its erf and sign models with PBP_ERR_ACTIVATION,
-// its float16 and int8 ones with PBP_ERR_STORAGE_TYPE and a heteroscedastic one with
-// PBP_ERR_UNSUPPORTED_TASK: it never misreads them.
+// PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0, PBP_WITH_INT8=0, PBP_WITH_HETEROSCEDASTIC=0,
+// PBP_WITH_DATA_DISTANCE=0) opens and runs the corpus's ReLU float32 models, and refuses its erf
+// and sign models with PBP_ERR_ACTIVATION, its float16 and int8 ones with PBP_ERR_STORAGE_TYPE, a
+// heteroscedastic one with PBP_ERR_UNSUPPORTED_TASK and one with the distance variance with
+// PBP_ERR_UNKNOWN_REQUIRED_SECTION: it never misreads them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +18,8 @@
 namespace {
 
 static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0 &&
-                  PBP_WITH_INT8 == 0 && PBP_WITH_HETEROSCEDASTIC == 0,
+                  PBP_WITH_INT8 == 0 && PBP_WITH_HETEROSCEDASTIC == 0 &&
+                  PBP_WITH_DATA_DISTANCE == 0,
               "this test needs the minimal build");
 
 TEST(MinimalRuntime, RefusesErfAndSignModels) {
@@ -37,6 +39,10 @@ TEST(MinimalRuntime, RefusesHeteroscedasticModels) {
   pbp_model model;
   EXPECT_EQ(pbp_open(&model, pbp_golden_blob_13, sizeof pbp_golden_blob_13),
             PBP_ERR_UNSUPPORTED_TASK);
+}
+
+TEST(MinimalRuntime, RefusesDistanceVarianceModels) {
+  EXPECT_EQ(open_corpus_blob("valid_distance_variance.pbp"), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
 }
 
 TEST(MinimalRuntime, RunsReluModels) {

@@ -92,6 +92,11 @@ struct Model {
   // the Laplace prior's variance shared by layer 0's input weights (laplace_prior.hpp).
   std::optional<LaplaceScale> input_laplace_scale;
   Standardisation standardisation;
+  // Regression, optional (empty: none): the distance variance (A target_std d)^2 of every
+  // prediction (runtime/core/pbp/data_distance.hpp), A and each input's training-value occupancy
+  // (format::input_occupancy_section::kWordsPerInput words per input, over the input ranges).
+  double distance_scale = 0.0;
+  std::vector<uint32_t> input_occupancy;
   Metadata metadata;
   // How the blob stores the layers' weights (write_blob quantises to it; read_blob says what it
   // read, its values already decoded). Prediction in the trainer always uses the values above.

@@ -37,6 +37,9 @@ struct SearchSpace {
   std::vector<std::vector<uint32_t>> networks{{50}, {50, 50}};  // hidden widths
   std::vector<uint32_t> epochs{10, 20, 40, 80, 120, 160, 200};  // increasing
   std::vector<LikelihoodKind> likelihoods{LikelihoodKind::gaussian};
+  // The chosen model's variance grows with the distance from the training values, its scale
+  // fitted on held-out gap and tail folds (distance_variance.hpp).
+  bool distance_variance = true;
 };
 
 struct RecipeChoice {
