@@ -33,7 +33,8 @@ struct OwnedRig {
 
   explicit OwnedRig(const std::vector<uint8_t>& blob) : factory((blob.size() + 3) / 4) {
     std::memcpy(factory.data(), blob.data(), blob.size());
-    const uint32_t capacity = static_cast<uint32_t>(blob.size()) + 64;
+    // The learner adds its learn_check section to a blob that has none.
+    const uint32_t capacity = PBP_LEARN_WRITTEN_BYTES(static_cast<uint32_t>(blob.size()));
     boot.resize(capacity / 4);
     scratch.resize(capacity / 4);
     saves.assign(pbp_test::kSaves, std::vector<uint32_t>(capacity / 4));
