@@ -28,6 +28,13 @@ inline EditableBlob& tiny_copy() {
   return blob;
 }
 
+// Two models in .bss, not on the stack, shared by the tests that need a pair (they run one at a
+// time): the micro:bit's 16 KiB of RAM has room for one pair.
+inline pbp_model* shared_models() {
+  static pbp_model models[2];
+  return models;
+}
+
 inline void reseal(EditableBlob& blob) {
   const uint32_t covered = blob.size - fmt::kCrcSize;
   fmt::store_u32(blob.bytes + fmt::header::kTotalSize, blob.size);

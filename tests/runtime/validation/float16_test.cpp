@@ -155,7 +155,8 @@ PBP_TEST(float16_tensors_must_not_overlap) {
 
 // The float16 kernel against the float32 kernel on the same (decoded) weights: every output bit.
 PBP_TEST(float16_predictions_equal_the_decoded_float32_blob) {
-  static pbp_model half_model, twin_model;
+  pbp_model& half_model = pbp_test::shared_models()[0];
+  pbp_model& twin_model = pbp_test::shared_models()[1];
   half_copy();
   tiny_rounded(g_twin, false);
   PBP_CHECK_EQ(pbp_open(&half_model, g_half.bytes, g_half.size), PBP_OK);

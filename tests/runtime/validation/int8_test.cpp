@@ -148,7 +148,8 @@ PBP_TEST(int8_tensors_must_not_overlap) {
 // sums move by at most (n + 1) 2^-15 of their largest term: 3 + 4 terms in the tiny blob's two
 // layers, 2^-12 of the output's size (float rounding, a few ulps, is lost in it).
 PBP_TEST(int8_predictions_match_the_decoded_float32_blob) {
-  static pbp_model int8_model, twin_model;
+  pbp_model& int8_model = pbp_test::shared_models()[0];
+  pbp_model& twin_model = pbp_test::shared_models()[1];
   int8_copy();
   pbp_test::tiny_int8(g_twin, true);
   PBP_CHECK_EQ(pbp_open(&int8_model, g_int8.bytes, g_int8.size), PBP_OK);

@@ -517,8 +517,8 @@ PBP_TEST(int8_scale_status) {  // every int8 path: int8_test.cpp
 
 // A learn_check section out of range (every field: tests/host/learn/learn_restart_test.cpp).
 PBP_TEST(learn_check_status) {
-  static pbp_model model;
-  static pbp_learner learner;
+  pbp_model& model = pbp_test::shared_models()[0];
+  pbp_learner learner;  // on the stack, as learner_statuses'
   static float state[64];
   alignas(4) static uint8_t written[PBP_LEARN_WRITTEN_BYTES(PBP_TINY_BLOB_SIZE) + 4u];
   EXPECT_STATUS(pbp_open(&model, pbp_test::tiny_copy().bytes, PBP_TINY_BLOB_SIZE), PBP_OK);
@@ -529,8 +529,7 @@ PBP_TEST(learn_check_status) {
   const uint32_t at = static_cast<uint32_t>(size) - 4u - fmt::learn_check::kSize;
   set_u32(written + at + fmt::learn_check::kFlags, 2u);
   fmt::store_u32(written + size - 4u, fmt::crc32(written, size - 4u));
-  pbp_model reopened;
-  EXPECT_STATUS(pbp_open(&reopened, written, size), PBP_ERR_BAD_LEARN_CHECK);
+  EXPECT_STATUS(pbp_open(&model, written, size), PBP_ERR_BAD_LEARN_CHECK);
 }
 
 PBP_TEST(every_status_code_was_reached) {
