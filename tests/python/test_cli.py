@@ -106,3 +106,17 @@ def test_version_is_the_cmake_projects(pbp_cli):
         assert importlib.metadata.version("pbp_edge") == pbp_edge.__version__
     except importlib.metadata.PackageNotFoundError:  # the build folder, not installed
         pass
+
+
+def test_distance_variance_off_trains_what_pbp_train_off_trains(tmp_path, pbp_cli):
+    X, y = regression_data(rows=40)
+    write_csv(tmp_path / "train.csv", X, y)
+    pbp_cli("train", "--data", tmp_path / "train.csv", "--out", tmp_path / "off.pbp",
+            "--distance-variance", "off")
+    cli = load(tmp_path / "off.pbp")
+    ours = PBPRegressor(distance_variance=False, verbose=0).fit(
+        X, y, feature_names=["x0", "x1", "x2"], target_name="y")
+    assert ours._fitted_model().distance_scale == cli._fitted_model().distance_scale == 0.0
+    rows = with_outside_rows(X)
+    for a, b in zip(ours.predict_uncertainty(rows), cli.predict_uncertainty(rows)):
+        assert np.array_equal(a, b)

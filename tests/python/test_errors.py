@@ -35,6 +35,10 @@ def test_shapes(regression, fitted):
         PBPRegressor(**FAST).fit(X[:1], y[:1])
     with pytest.raises(ValueError, match="recipe='auto' needs at least 10 rows, X has 5"):
         PBPRegressor(verbose=0).fit(X[:5], y[:5])
+    with pytest.raises(ValueError, match=r"--distance-variance goes with --recipe auto"):
+        PBPRegressor(distance_variance=False, **FAST).fit(X, y)
+    with pytest.raises(ValueError, match="distance_variance must be True or False, got 'off'"):
+        PBPRegressor(distance_variance="off", verbose=0).fit(X, y)
 
 
 def test_non_finite_values_are_named(regression, fitted):

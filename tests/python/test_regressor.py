@@ -12,7 +12,8 @@ def test_defaults_are_the_trainers():
     assert PBPRegressor().get_params() == {
         "hidden": None, "epochs": None, "recipe": "auto", "random_state": 1, "prior": "auto",
         "algorithm": "pbp", "inference": "adf", "averaging": "auto", "threads": None,
-        "verbose": 1, "activation": "relu", "likelihood": "gaussian"}
+        "verbose": 1, "activation": "relu", "likelihood": "gaussian",
+        "distance_variance": True}
 
 
 def test_predictions_are_float32_arrays(regression):

@@ -341,6 +341,7 @@ int run(const ParsedOptions& options) {
     train_options.threads = 1;
   ParsedOptions data_options = options;  // the loader reads --data
   data_options.values_["data"] = options.required_text("pool");
+  const RecipeSettings recipe = recipe_settings(options, train_options);
   const trainer::Dataset data = load_training_data(data_options, train_options);
   check_training_data(data, train_options);
   const size_t needed = rows_needed(plan);
@@ -354,7 +355,6 @@ int run(const ParsedOptions& options) {
 
   ProgressBar progress("pbp active", "repeats");
   const auto start = std::chrono::steady_clock::now();
-  const RecipeSettings recipe = recipe_settings(options, train_options);
   const auto runs = run_active_learning(
       data, plan, train_options, recipe, jobs,
       [&progress](uint64_t done, uint64_t total) { progress.update(done, total); });

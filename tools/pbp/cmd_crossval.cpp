@@ -222,6 +222,7 @@ int run(const ParsedOptions& options) {
   trainer::TrainOptions train_options = training_options(options);
   const size_t jobs = jobs_option(options);
   const SplitPlan plan = split_plan(options, train_options.seed);
+  const RecipeSettings recipe = recipe_settings(options, train_options);
   const trainer::Dataset data = load_training_data(options, train_options);
   check_training_data(data, train_options);
   const std::vector<trainer::Split> splits = make_splits(plan, data);
@@ -233,7 +234,6 @@ int run(const ParsedOptions& options) {
 
   // Splits trained in parallel already use the cores: one thread per update then.
   if (!options.has("threads") && std::min(jobs, splits.size()) > 1) train_options.threads = 1;
-  const RecipeSettings recipe = recipe_settings(options, train_options);
   const std::vector<SplitResult> results = run_splits(data, splits, train_options, recipe, jobs);
   const std::vector<Column>& columns = columns_for(train_options.task);
   if (options.has("json")) {

@@ -138,12 +138,12 @@ int run(const ParsedOptions& options) {
   if (options.text("fallback") && !int8) {
     throw UsageError("--fallback applies to --storage int8 or int8-logvar");
   }
+  const RecipeSettings recipe = recipe_settings(options, train_options);
   const trainer::Dataset data = load_training_data(options, train_options);
   check_training_data(data, train_options);
   trainer::check_destination(out);  // fail before training, not after
   std::optional<TrainingCurve> curve = curve_for(options, data, train_options);
 
-  const RecipeSettings recipe = recipe_settings(options, train_options);
   const InterruptionGuard interruption;  // Ctrl-C: stop at the next epoch, write nothing
   ProgressBar progress("pbp train", "epochs");
   train_options.on_epoch = [&curve](uint32_t done, uint32_t, const trainer::Model& model) {

@@ -154,18 +154,17 @@ RecipeSettings recipe_settings(const ParsedOptions& options, const trainer::Trai
       train.task != trainer::Task::regression) {
     throw UsageError("--recipe auto goes with --task regression");
   }
-  RecipeSettings settings = host::recipe_settings(
-      recipe, options.has("hidden") ? std::optional(train.hidden) : std::nullopt,
-      options.has("epochs") ? std::optional(train.epochs) : std::nullopt);
+  std::optional<bool> distance_variance;
   if (const auto text = options.text("distance-variance")) {
     if (*text != "on" && *text != "off") {
       throw UsageError("--distance-variance expects on or off, got '" + *text + "'");
     }
-    if (recipe != trainer::Recipe::automatic || train.task != trainer::Task::regression) {
-      throw UsageError("--distance-variance goes with --recipe auto (regression)");
-    }
-    settings.space.distance_variance = *text == "on";
+    distance_variance = *text == "on";
   }
+  RecipeSettings settings = host::recipe_settings(
+      recipe, options.has("hidden") ? std::optional(train.hidden) : std::nullopt,
+      options.has("epochs") ? std::optional(train.epochs) : std::nullopt, train.task,
+      distance_variance);
   return settings;
 }
 

@@ -37,6 +37,11 @@ TEST_F(TaskErrors, OptionsMustFitTheTask) {
   usage({"--algorithm", "ebp", "--inference", "sep"},
         "--inference sep goes with --algorithm pbp (EBP keeps variances fixed)");
   usage({"--averaging", "yes"}, "--averaging expects auto, on or off, got 'yes'");
+  usage({"--distance-variance", "no"}, "--distance-variance expects on or off, got 'no'");
+  usage({"--recipe", "paper", "--distance-variance", "off"},
+        "--distance-variance goes with --recipe auto (regression)");
+  usage({"--task", "binary", "--distance-variance", "on"},
+        "--distance-variance goes with --recipe auto (regression)");
   expect_one_line_error(run_pbp({"crossval", "--data", d, "--splits", "2", "--task", "poisson"}), 2,
                         "pbp crossval: --task expects");
 }

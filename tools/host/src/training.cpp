@@ -61,11 +61,18 @@ trainer::Dataset load_csv(const DataFiles& files, const trainer::TrainOptions& t
 
 RecipeSettings recipe_settings(trainer::Recipe recipe,
                                const std::optional<std::vector<uint32_t>>& hidden,
-                               const std::optional<uint32_t>& epochs) {
+                               const std::optional<uint32_t>& epochs, trainer::Task task,
+                               std::optional<bool> distance_variance) {
   RecipeSettings settings;
   settings.recipe = recipe;
   if (hidden) settings.space.networks = {*hidden};
   if (epochs) settings.space.epochs = {*epochs};
+  if (distance_variance) {
+    if (recipe != trainer::Recipe::automatic || task != trainer::Task::regression) {
+      throw UsageError("--distance-variance goes with --recipe auto (regression)");
+    }
+    settings.space.distance_variance = *distance_variance;
+  }
   return settings;
 }
 

@@ -163,6 +163,13 @@ def check_option(name, value):
     return check_choice(name, value, _core.option_names[name])
 
 
+def check_bool(name, value):
+    """True or False (numpy's bools too); a string or a number is refused rather than read."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_int(name, value, low, high=None, allow_none=False):
     if value is None and allow_none:
         return None

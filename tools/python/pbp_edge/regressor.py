@@ -6,8 +6,9 @@ import numpy as np
 
 from ._base import PBPEstimator
 from ._compat import RegressorMixin
-from ._validation import (check_hidden, check_int, check_option, check_probability,
-                          check_sample_weight, check_trainable, check_unweighted, check_X, check_y_length)
+from ._validation import (check_bool, check_hidden, check_int, check_option, check_probability,
+                          check_sample_weight, check_trainable, check_unweighted, check_X,
+                          check_y_length)
 from ._xfail import REGRESSOR_XFAIL
 
 Uncertainty = namedtuple("Uncertainty", "mean std epistemic_std aleatoric_std lower upper "
@@ -38,6 +39,9 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
     probit unit) or 'sign', as `pbp train --activation`.
     likelihood: a regression line of the trainer's likelihood table (_core.option_names), as
     `pbp train --likelihood`; 'gaussian' (default): the noise from a learnt Gamma.
+    distance_variance: with recipe='auto', True (default) widens each prediction by its distance
+    from the training rows' values (fitted on held-out gap and tail folds of the training rows),
+    False leaves it out, as `pbp train --distance-variance on|off`.
     verbose: 1 shows a progress bar on stderr (tqdm when installed), 0 nothing; a callable is
     called as verbose(epochs_done, epochs_planned) after every epoch instead.
     threads: 1 or 2 per training update (None: 2 on a machine with 2 CPUs); the same model bits.
@@ -47,7 +51,7 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
 
     def __init__(self, hidden=None, epochs=None, recipe="auto", random_state=1, prior="auto",
                  algorithm="pbp", inference="adf", averaging="auto", threads=None, verbose=1,
-                 activation="relu", likelihood="gaussian"):
+                 activation="relu", likelihood="gaussian", distance_variance=True):
         self._store_params(locals())
 
     def fit(self, X, y, sample_weight=None, feature_names=None, target_name=None):
@@ -70,6 +74,8 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
         options = {"recipe": recipe, "likelihood": check_option("likelihood", self.likelihood),
                    "hidden": check_hidden(self.hidden, allow_none=True),
                    "epochs": check_int("epochs", self.epochs, 1, 1_000_000, allow_none=True)}
+        if self.distance_variance is not True:  # the default is the recipe's: paper takes it too
+            options["distance_variance"] = check_bool("distance_variance", self.distance_variance)
         self.__dict__.pop("learnt_rows_", None)
         return self._train(X, y, "regression", 0, options, names, target_name, {})
 

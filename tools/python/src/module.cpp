@@ -50,11 +50,12 @@ PYBIND11_MODULE(_core, m) {
          const std::string& prior, const std::string& likelihood, const std::string& softmax,
          uint32_t samples, const std::string& inference, const std::string& averaging,
          uint32_t threads, const std::vector<std::string>& feature_names,
-         const std::string& target_name, const py::object& progress) {
-        const TrainRequest request{task,          classes,    recipe,    hidden,    activation,
-                                   epochs,        seed,       algorithm, prior,     likelihood,
-                                   softmax,       samples,    inference, averaging, threads,
-                                   feature_names, target_name};
+         const std::string& target_name, const std::optional<bool>& distance_variance,
+         const py::object& progress) {
+        const TrainRequest request{
+            task,      classes,   recipe,  hidden,        activation,  epochs,
+            seed,      algorithm, prior,   likelihood,    softmax,     samples,
+            inference, averaging, threads, feature_names, target_name, distance_variance};
         return pbp::python::train(x, y, request, progress);
       },
       py::arg("x"), py::arg("y"), py::kw_only(), py::arg("task"), py::arg("classes") = 0,
@@ -63,7 +64,8 @@ PYBIND11_MODULE(_core, m) {
       py::arg("prior") = "auto", py::arg("likelihood") = "auto", py::arg("softmax") = "mean-field",
       py::arg("samples") = 10, py::arg("inference") = "adf", py::arg("averaging") = "auto",
       py::arg("threads") = 1, py::arg("feature_names") = std::vector<std::string>{},
-      py::arg("target_name") = "", py::arg("progress") = py::none(),
+      py::arg("target_name") = "", py::arg("distance_variance") = py::none(),
+      py::arg("progress") = py::none(),
       "Trains a model (TrainRequest in training.hpp); returns a dict with it.");
   py::class_<pbp::python::TrainedModel>(m, "TrainedModel", "A trained model, not yet a blob.");
   m.def("write_blob", &pbp::python::write_blob, py::arg("model"), py::arg("notes"),
@@ -95,6 +97,9 @@ PYBIND11_MODULE(_core, m) {
                              [](const RuntimeModel& r) { return r.handle().noise_std(); })
       .def_property_readonly("epistemic_scale",
                              [](const RuntimeModel& r) { return r.view().epistemic_scale; })
+      .def_property_readonly(
+          "distance_scale",  // A of the distance variance (FORMAT.md, section 7); 0: none
+          [](const RuntimeModel& r) { return r.view().distance_scale; })
       .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
            py::arg("probability") = 0.95)
       .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))

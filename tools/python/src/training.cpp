@@ -116,8 +116,9 @@ py::dict recipe_choice(const trainer::RecipeChoice& choice) {
 py::dict train(const py::array& x, const py::array_t<double>& y, const TrainRequest& request,
                const py::object& progress) {
   trainer::TrainOptions options = train_options(request);
-  const host::RecipeSettings settings = host::recipe_settings(
-      named(request.recipe, "recipe", trainer::kRecipeNames), request.hidden, request.epochs);
+  const host::RecipeSettings settings =
+      host::recipe_settings(named(request.recipe, "recipe", trainer::kRecipeNames), request.hidden,
+                            request.epochs, options.task, request.distance_variance);
   host::check_training_options(options, settings);  // as `pbp train`, before any training
   const Matrix matrix(x, "X");
   const trainer::Dataset data = dataset(matrix, y, request, options.task);

@@ -35,6 +35,7 @@ struct TrainRequest {
   uint32_t threads = 1;
   std::vector<std::string> feature_names;  // empty or one per column of X
   std::string target_name;
+  std::optional<bool> distance_variance;  // none: the recipe's default (on for auto regression)
 };
 
 // A trained model, not yet a blob: its metadata notes can still say what training chose.

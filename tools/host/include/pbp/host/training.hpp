@@ -24,10 +24,13 @@ struct RecipeSettings {
   trainer::SearchSpace space;
 };
 
-// `recipe` searching only `hidden` and `epochs` where given (auto; paper trains with them).
+// `recipe` searching only `hidden` and `epochs` where given (auto; paper trains with them), with
+// the distance variance on or off where given: that goes only with auto and regression (else
+// UsageError, the same words from every front end).
 RecipeSettings recipe_settings(trainer::Recipe recipe,
                                const std::optional<std::vector<uint32_t>>& hidden,
-                               const std::optional<uint32_t>& epochs);
+                               const std::optional<uint32_t>& epochs, trainer::Task task,
+                               std::optional<bool> distance_variance = std::nullopt);
 
 // Throws UsageError for what the runtime could not hold or the trainer does not combine: more
 // than kMaxHiddenLayers hidden layers or a width outside 1..PBP_MAX_UNITS (in `train` or any
