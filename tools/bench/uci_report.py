@@ -89,7 +89,7 @@ def chosen_network(result):
 def table_rows(results):
     with_baseline = any(r.get("baselines") for _, r in results)
     header = ["data set", "splits", "pbp-edge RMSE ± se", "pbp-edge LL ± se",
-              "cov50 / 90 / 95", "train s/split", "network (auto)"]
+              "cov50 / 90 / 95", "train s/split", "CPU s/split", "network (auto)"]
     header += ["5-net ensemble here: LL"] if with_baseline else []
     header += [f"{method} RMSE / LL" for method, _ in PUBLISHED_METHODS]
     header += ["LL ≥ dropout & ensembles", "LL ≥ PBP paper"]
@@ -99,7 +99,8 @@ def table_rows(results):
         row = [name, str(len(r.get("splits", []))), with_se(r.get("rmse_mean"), r.get("rmse_se")),
                with_se(ll, r.get("loglik_se")),
                " / ".join(plain(r.get(f"coverage{p}_mean"), ".3f") for p in (50, 90, 95)),
-               plain(r.get("train_seconds_mean"), ".3g"), chosen_network(r)]
+               plain(r.get("train_seconds_mean"), ".3g"),
+               plain(r.get("train_cpu_seconds_mean"), ".3g"), chosen_network(r)]
         if with_baseline:
             row.append(baseline_cell(r))
         anchors = published(name)
@@ -118,7 +119,7 @@ def shifted_rows(results, kind):
     """One row per data set of gap or tail splits: LL, its worst split, pooled coverage, RMSE."""
     with_baseline = any(r.get("baselines") for _, r in results)
     header = ["data set", "splits", "LL ± se", "worst split LL", "pooled cov50 / 90 / 95",
-              "RMSE ± se", "train s/split"]
+              "RMSE ± se", "train s/split", "CPU s/split"]
     header += ["5-net ensemble here: LL (worst)"] if with_baseline else []
     if kind == "gap":
         header += ["best published gap LL", "LL ≥ published"]
@@ -138,7 +139,8 @@ def shifted_rows(results, kind):
         row = [name, str(len(splits)), with_se(ll, r.get("loglik_se")), plain(worst, ".3f"),
                " / ".join(plain(v, ".3f") for v in pooled),
                with_se(r.get("rmse_mean"), r.get("rmse_se")),
-               plain(r.get("train_seconds_mean"), ".3g")]
+               plain(r.get("train_seconds_mean"), ".3g"),
+               plain(r.get("train_cpu_seconds_mean"), ".3g")]
         row += [baseline_cell(r, worst=True)] if with_baseline else []
         if kind == "gap":
             anchor = PUBLISHED_GAP.get(name.lower())

@@ -196,10 +196,10 @@ TEST_F(EndToEnd, CrossvalRandomAndFileSplits) {
   const RunResult two = run_pbp(parallel);
   ASSERT_EQ(one.exit_code, 0) << one.err;
   ASSERT_EQ(two.exit_code, 0) << two.err;
-  expect_keys(one.out,
-              {"rmse_mean", "rmse_se", "loglik_mean", "loglik_se", "coverage50_mean",
-               "coverage90_mean", "coverage95_mean", "train_seconds_mean", "splits", "rmse",
-               "loglik", "coverage50", "coverage90", "coverage95", "train_seconds"});
+  expect_keys(one.out, {"rmse_mean", "rmse_se", "loglik_mean", "loglik_se", "coverage50_mean",
+                        "coverage90_mean", "coverage95_mean", "train_seconds_mean",
+                        "train_cpu_seconds_mean", "splits", "rmse", "loglik", "coverage50",
+                        "coverage90", "coverage95", "train_seconds", "train_cpu_seconds"});
   // Everything but the timings is identical whatever the thread count.
   const auto rmse_part = [](const std::string& json) {
     return json.substr(0, json.find("\"coverage95_mean\""));
