@@ -381,6 +381,11 @@ inline int32_t low(uint32_t x) {
 inline int32_t high(uint32_t x) {
   return static_cast<int16_t>(x >> 16);
 }
+inline uint32_t load_word(const uint8_t* p) {
+  uint32_t w;
+  __builtin_memcpy(&w, p, sizeof w);
+  return w;
+}
 #if PBP_S8_S16_DSP
 inline uint32_t sxtb16(uint32_t x) {
   return static_cast<uint32_t>(__sxtb16(x));
@@ -393,6 +398,21 @@ inline int32_t smlad(uint32_t x, uint32_t y, int32_t acc) {
 }
 inline int64_t smlald(uint32_t x, uint32_t y, int64_t acc) {
   return __smlald(static_cast<int16x2_t>(x), static_cast<int16x2_t>(y), acc);
+}
+// (lo^2 - 32768, hi^2 - 32768) of a pair of halfwords below 256, each as an int16 half (u <= 255:
+// -32768 <= u^2 - 32768 <= 32257): the offset rides in the multiplies' addend (SMLABB, SMLATT,
+// exact in 32 bits), then PKHBT keeps each one's low halfword. Times a B code (< 2^15) each
+// product is below 2^30 in magnitude: a row's SMLALD sum stays far inside 64 bits.
+inline uint32_t offset_square_pair(uint32_t pair) {
+  const int32_t low = __smlabb(static_cast<int32_t>(pair), static_cast<int32_t>(pair), -32768);
+  const int32_t high = __smlatt(static_cast<int32_t>(pair), static_cast<int32_t>(pair), -32768);
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(low), "r"(high));
+  return r;
+}
+// Two words at p (word-aligned), p advanced by 8: one LDRD with write-back.
+inline void load_two_words(const uint8_t*& p, uint32_t& first, uint32_t& second) {
+  __asm__("ldrd %0, %1, [%2], #8" : "=r"(first), "=r"(second), "+r"(p) : : "memory");
 }
 // SMLALD on an accumulator held as two words (GCC keeps a 64-bit loop accumulator on the stack).
 inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& high_word) {
@@ -440,6 +460,16 @@ inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& h
 inline uint32_t pack(uint32_t low_half, uint32_t high_half) {
   return (low_half & 0xFFFFu) | (high_half << 16);
 }
+inline uint32_t offset_square_pair(uint32_t pair) {  // u^2 - 32768 is u^2 XOR 0x8000 in 16 bits
+  const uint32_t low_square = static_cast<uint32_t>(low(pair) * low(pair));
+  const uint32_t high_square = static_cast<uint32_t>(high(pair) * high(pair));
+  return pack(low_square, high_square) ^ 0x80008000u;
+}
+inline void load_two_words(const uint8_t*& p, uint32_t& first, uint32_t& second) {
+  first = load_word(p);
+  second = load_word(p + 4u);
+  p += 8u;
+}
 #endif
 inline uint32_t ror8(uint32_t x) {
   return (x >> 8) | (x << 24);
@@ -452,11 +482,6 @@ inline uint32_t uxtb16_ror8(uint32_t x) {
   return uxtb16(ror8(x));
 }
 #endif
-inline uint32_t load_word(const uint8_t* p) {
-  uint32_t w;
-  __builtin_memcpy(&w, p, sizeof w);
-  return w;
-}
 // The squares of a pair's halfwords (SMULBB, SMULTT; each below 2^16 here), packed.
 inline uint32_t square_pair(uint32_t pair) {
   return pack(static_cast<uint32_t>(low(pair) * low(pair)),
@@ -475,8 +500,8 @@ inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count, const TailG
   return total;
 }
 
-// One group's step of the paired loop below: its mean terms into a 32-bit block (SMLAD: a block of
-// at most kMeanBlock terms stays within int32, and one register where a 64-bit sum would take two
+// One group's step of the paired loops: its mean terms into a 32-bit block (SMLAD: a block of at
+// most kMeanBlock terms stays within int32, and one register where a 64-bit sum would take two
 // and spill), its u^2 B terms into (spread_low, spread_high); its q^2 C terms on their own.
 __attribute__((always_inline)) inline int32_t paired_group(const uint8_t* at_q, const uint8_t* at_u,
                                                            const uint8_t* group, int32_t block,
@@ -487,9 +512,8 @@ __attribute__((always_inline)) inline int32_t paired_group(const uint8_t* at_q, 
   block = smlad(sxtb16(qw), load_word(group), block);
   block = smlad(sxtb16_ror8(qw), load_word(group + 4u), block);
   const uint32_t uw = load_word(at_u);
-  smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
-               spread_high);
-  smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
+  smlald_words(offset_square_pair(uxtb16(uw)), load_word(group + 8u), spread_low, spread_high);
+  smlald_words(offset_square_pair(uxtb16_ror8(uw)), load_word(group + 12u), spread_low,
                spread_high);
   return block;
 }
@@ -502,15 +526,48 @@ __attribute__((always_inline)) inline void paired_square_group(const uint8_t* at
   smlald_words(square_pair(sxtb16(qw)), load_word(group_c), square_low, square_high);
   smlald_words(square_pair(sxtb16_ror8(qw)), load_word(group_c + 4u), square_low, square_high);
 }
+// The same steps walking their pointers (the fast loop): the group's code words two at a time
+// (LDRD with write-back), the weight bytes a word at a time (rows are not word-aligned).
+__attribute__((always_inline)) inline int32_t paired_step(const uint8_t*& at_q,
+                                                          const uint8_t*& at_u,
+                                                          const uint8_t*& group, int32_t block,
+                                                          uint32_t& spread_low,
+                                                          uint32_t& spread_high) {
+  using namespace dsp;
+  uint32_t a02, a13, b02, b13;
+  const uint32_t qw = load_word(at_q);
+  at_q += 4u;
+  load_two_words(group, a02, a13);
+  block = smlad(sxtb16(qw), a02, block);
+  block = smlad(sxtb16_ror8(qw), a13, block);
+  const uint32_t uw = load_word(at_u);
+  at_u += 4u;
+  load_two_words(group, b02, b13);
+  smlald_words(offset_square_pair(uxtb16(uw)), b02, spread_low, spread_high);
+  smlald_words(offset_square_pair(uxtb16_ror8(uw)), b13, spread_low, spread_high);
+  return block;
+}
+__attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at_q,
+                                                              const uint8_t*& group_c,
+                                                              uint32_t& square_low,
+                                                              uint32_t& square_high) {
+  using namespace dsp;
+  uint32_t c02, c13;
+  const uint32_t qw = load_word(at_q);
+  at_q += 4u;
+  load_two_words(group_c, c02, c13);
+  smlald_words(square_pair(sxtb16(qw)), c02, square_low, square_high);
+  smlald_words(square_pair(sxtb16_ror8(qw)), c13, square_low, square_high);
+}
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
-// for the others), the tail group first. The weight bytes
+// for the others), the tail group first, the groups two per iteration. The weight bytes
 // k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the word and of
 // it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to 65025)
-// do not fit a signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768
-// times the sum of those B (b_paired_total, paired_code_total's) is added back. The same
-// integers as row_sums_portable, summed in another order.
+// do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the sum
+// of those B (b_paired_total, paired_code_total's) is added back. The same integers as
+// row_sums_portable, summed in another order.
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
                                                               uint32_t count, const uint8_t* ab,
@@ -519,25 +576,23 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
                                                               uint64_t b_paired_total) {
   uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
   const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
-  const auto step = [&](const uint8_t* at_q, const uint8_t* at_u, const uint8_t* group,
-                        int32_t block) __attribute__((always_inline)) {
-    return paired_group(at_q, at_u, group, block, spread_low, spread_high);
-  };
   // Pointers and a count-down: the loop keeps everything in registers.
   const uint8_t* q_at = q_bytes;
   const uint8_t* u_at = u;
   const uint8_t* group = ab;
+  const auto step = [&](int32_t block) __attribute__((always_inline)) {
+    return paired_step(q_at, u_at, group, block, spread_low, spread_high);
+  };
   const auto groups_of = [&](uint32_t groups, int32_t block)
       __attribute__((always_inline)) {  // 0 < groups <= kMeanBlock / 4
-    do {
-      block = step(q_at, u_at, group, block);
-      q_at += 4u;
-      u_at += 4u;
-      group += 16u;
-    } while (--groups != 0);
+    if ((groups & 1u) != 0) block = step(block);
+    for (groups >>= 1; groups != 0; --groups) block = step(step(block));
     return block;
   };
-  const int32_t tail_block = step(q_bytes + count - 3u, u + count - 3u, tail.ab, 0);
+  const uint8_t* tail_q = q_bytes + count - 3u;
+  const uint8_t* tail_u = u + count - 3u;
+  const uint8_t* tail_group = tail.ab;
+  const int32_t tail_block = paired_step(tail_q, tail_u, tail_group, 0, spread_low, spread_high);
   uint32_t groups_left = count / 4u;
   int64_t mean;
   if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
@@ -556,18 +611,20 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   sums.square = 0;
   if constexpr (kHasC) {  // a loop of its own: with it, the one above would run out of registers
     uint32_t square_low = 0, square_high = 0;
-    const auto square_step = [&](const uint8_t* at_q, const uint8_t* group_c)
-        __attribute__((always_inline)) {
-      paired_square_group(at_q, group_c, square_low, square_high);
-    };
     const uint8_t* q_again = q_bytes;
     const uint8_t* c_at = c;
-    for (uint32_t groups = count / 4u; groups != 0; --groups) {
-      square_step(q_again, c_at);
-      q_again += 4u;
-      c_at += 8u;
+    const auto square_step = [&]() __attribute__((always_inline)) {
+      paired_square_step(q_again, c_at, square_low, square_high);
+    };
+    uint32_t groups = count / 4u;
+    if ((groups & 1u) != 0) square_step();
+    for (groups >>= 1; groups != 0; --groups) {
+      square_step();
+      square_step();
     }
-    square_step(q_bytes + count - 3u, tail.c);
+    const uint8_t* tail_c = tail.c;
+    q_again = q_bytes + count - 3u;
+    paired_square_step(q_again, tail_c, square_low, square_high);
     sums.square = uint64_t{square_high} << 32 | square_low;
   }
   return sums;
