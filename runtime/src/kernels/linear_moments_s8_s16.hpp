@@ -560,6 +560,59 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
   smlald_words(square_pair(sxtb16_ror8(qw)), c13, square_low, square_high);
 }
 
+#if PBP_S8_S16_DSP
+// `pairs` (> 0) times two groups of paired_step and paired_square_step in one pass over the
+// weights, for layers with C: GCC spills that loop's 14 live values (five sums, four pointers, a
+// count, four temporaries), so it is written out here. The same instructions as the two steps
+// (the u^2 offset by EOR: no register is left for SMLABB's addend), in the same order per sum.
+__attribute__((always_inline)) inline void paired_pairs_with_square(
+    const uint8_t*& at_q, const uint8_t*& at_u, const uint8_t*& group, const uint8_t*& group_c,
+    uint32_t pairs, int32_t& block, uint32_t& spread_low, uint32_t& spread_high,
+    uint32_t& square_low, uint32_t& square_high) {
+  uint32_t t0, t1, t2, t3;
+#define PBP_S8_S16_GROUP_WITH_SQUARE        \
+  "ldr    %[t0], [%[q]], #4\n\t"            \
+  "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
+  "sxtb16 %[t3], %[t0]\n\t"                 \
+  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t" \
+  "smulbb %[t1], %[t3], %[t3]\n\t"          \
+  "smultt %[t3], %[t3], %[t3]\n\t"          \
+  "pkhbt  %[t1], %[t1], %[t3], lsl #16\n\t" \
+  "smulbb %[t2], %[t0], %[t0]\n\t"          \
+  "smultt %[t0], %[t0], %[t0]\n\t"          \
+  "pkhbt  %[t2], %[t2], %[t0], lsl #16\n\t" \
+  "ldrd   %[t0], %[t3], [%[c]], #8\n\t"     \
+  "smlald %[sql], %[sqh], %[t1], %[t0]\n\t" \
+  "smlald %[sql], %[sqh], %[t2], %[t3]\n\t" \
+  "ldr    %[t0], [%[u]], #4\n\t"            \
+  "uxtb16 %[t1], %[t0]\n\t"                 \
+  "uxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smulbb %[t2], %[t1], %[t1]\n\t"          \
+  "smultt %[t1], %[t1], %[t1]\n\t"          \
+  "pkhbt  %[t2], %[t2], %[t1], lsl #16\n\t" \
+  "eor    %[t2], %[t2], #0x80008000\n\t"    \
+  "smulbb %[t1], %[t0], %[t0]\n\t"          \
+  "smultt %[t0], %[t0], %[t0]\n\t"          \
+  "pkhbt  %[t1], %[t1], %[t0], lsl #16\n\t" \
+  "eor    %[t1], %[t1], #0x80008000\n\t"    \
+  "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
+  "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
+  "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
+  __asm__ volatile(
+      "1:\n\t" PBP_S8_S16_GROUP_WITH_SQUARE PBP_S8_S16_GROUP_WITH_SQUARE
+      "subs   %[n], %[n], #1\n\t"
+      "bne    1b"
+      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [c] "+r"(group_c), [n] "+r"(pairs),
+        [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [sql] "+r"(square_low),
+        [sqh] "+r"(square_high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      :
+      : "cc", "memory");
+#undef PBP_S8_S16_GROUP_WITH_SQUARE
+}
+#endif
+
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
 // for the others), the tail group first, the groups two per iteration. The weight bytes
@@ -583,16 +636,37 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const auto step = [&](int32_t block) __attribute__((always_inline)) {
     return paired_step(q_at, u_at, group, block, spread_low, spread_high);
   };
+  uint32_t square_low = 0, square_high = 0;  // sum q^2 C (kHasC)
+  const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups, int32_t block)
-      __attribute__((always_inline)) {  // 0 < groups <= kMeanBlock / 4
-    if ((groups & 1u) != 0) block = step(block);
-    for (groups >>= 1; groups != 0; --groups) block = step(step(block));
+      __attribute__((always_inline)) {        // 0 < groups <= kMeanBlock / 4
+    if constexpr (kHasC && PBP_S8_S16_DSP) {  // the q^2 C terms in the same pass
+      if ((groups & 1u) != 0) {
+        const uint8_t* q_again = q_at;
+        paired_square_step(q_again, c_at, square_low, square_high);
+        block = step(block);
+      }
+#if PBP_S8_S16_DSP
+      if (groups >= 2u) {
+        paired_pairs_with_square(q_at, u_at, group, c_at, groups >> 1, block, spread_low,
+                                 spread_high, square_low, square_high);
+      }
+#endif
+    } else {
+      if ((groups & 1u) != 0) block = step(block);
+      for (groups >>= 1; groups != 0; --groups) block = step(step(block));
+    }
     return block;
   };
   const uint8_t* tail_q = q_bytes + count - 3u;
   const uint8_t* tail_u = u + count - 3u;
   const uint8_t* tail_group = tail.ab;
   const int32_t tail_block = paired_step(tail_q, tail_u, tail_group, 0, spread_low, spread_high);
+  if constexpr (kHasC && PBP_S8_S16_DSP) {
+    const uint8_t* tail_q_again = q_bytes + count - 3u;
+    const uint8_t* tail_c = tail.c;
+    paired_square_step(tail_q_again, tail_c, square_low, square_high);
+  }
   uint32_t groups_left = count / 4u;
   int64_t mean;
   if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
@@ -608,11 +682,9 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   RowSums sums;
   sums.mean = mean;
   sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
-  sums.square = 0;
-  if constexpr (kHasC) {  // a loop of its own: with it, the one above would run out of registers
-    uint32_t square_low = 0, square_high = 0;
+  sums.square = uint64_t{square_high} << 32 | square_low;  // (the DSP loop's)
+  if constexpr (kHasC && !PBP_S8_S16_DSP) {                // a loop of its own (the portable one)
     const uint8_t* q_again = q_bytes;
-    const uint8_t* c_at = c;
     const auto square_step = [&]() __attribute__((always_inline)) {
       paired_square_step(q_again, c_at, square_low, square_high);
     };
