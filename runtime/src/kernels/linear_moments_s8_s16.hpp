@@ -18,6 +18,12 @@
 #else
 #define PBP_S8_S16_DSP 0
 #endif
+// The row loops written in Thumb-2 assembly (LDRD of any two registers, post-indexed loads).
+#if PBP_S8_S16_DSP && defined(__thumb2__)
+#define PBP_S8_S16_THUMB2 1
+#else
+#define PBP_S8_S16_THUMB2 0
+#endif
 
 // -Os (__OPTIMIZE_SIZE__: the documented device install, MinSizeRel) takes the compact row loop
 // and one copy of the rows' code (rows with and without C alike): the same bits, in fewer bytes.
@@ -410,10 +416,7 @@ inline uint32_t offset_square_pair(uint32_t pair) {
   __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(low), "r"(high));
   return r;
 }
-// Two words at p (word-aligned), p advanced by 8: one LDRD with write-back.
-inline void load_two_words(const uint8_t*& p, uint32_t& first, uint32_t& second) {
-  __asm__("ldrd %0, %1, [%2], #8" : "=r"(first), "=r"(second), "+r"(p) : : "memory");
-}
+
 // SMLALD on an accumulator held as two words (GCC keeps a 64-bit loop accumulator on the stack).
 inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& high_word) {
   __asm__("smlald %0, %1, %2, %3" : "+r"(low_word), "+r"(high_word) : "r"(x), "r"(y));
@@ -465,12 +468,17 @@ inline uint32_t offset_square_pair(uint32_t pair) {  // u^2 - 32768 is u^2 XOR 0
   const uint32_t high_square = static_cast<uint32_t>(high(pair) * high(pair));
   return pack(low_square, high_square) ^ 0x80008000u;
 }
+#endif
+// Two words at p (word-aligned), p advanced by 8: one LDRD with write-back in Thumb-2.
 inline void load_two_words(const uint8_t*& p, uint32_t& first, uint32_t& second) {
+#if PBP_S8_S16_THUMB2
+  __asm__("ldrd %0, %1, [%2], #8" : "=r"(first), "=r"(second), "+r"(p) : : "memory");
+#else
   first = load_word(p);
   second = load_word(p + 4u);
   p += 8u;
-}
 #endif
+}
 inline uint32_t ror8(uint32_t x) {
   return (x >> 8) | (x << 24);
 }
@@ -560,7 +568,7 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
   smlald_words(square_pair(sxtb16_ror8(qw)), c13, square_low, square_high);
 }
 
-#if PBP_S8_S16_DSP
+#if PBP_S8_S16_THUMB2
 // `pairs` (> 0) times two groups of paired_step and paired_square_step in one pass over the
 // weights, for layers with C: GCC spills that loop's 14 live values (five sums, four pointers, a
 // count, four temporaries), so it is written out here. The same instructions as the two steps
@@ -611,6 +619,43 @@ __attribute__((always_inline)) inline void paired_pairs_with_square(
       : "cc", "memory");
 #undef PBP_S8_S16_GROUP_WITH_SQUARE
 }
+// `pairs` (> 0) times two groups of paired_step (layers without C): its instructions, with the
+// count and branch once per two groups (GCC's loop also advanced two pointers by adds).
+__attribute__((always_inline)) inline void paired_pairs(const uint8_t*& at_q, const uint8_t*& at_u,
+                                                        const uint8_t*& group, uint32_t pairs,
+                                                        int32_t& block, uint32_t& spread_low,
+                                                        uint32_t& spread_high) {
+  uint32_t t0, t1, t2, t3;
+  const int32_t offset = -32768;  // offset_square_pair's addend
+#define PBP_S8_S16_GROUP                    \
+  "ldr    %[t0], [%[q]], #4\n\t"            \
+  "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
+  "sxtb16 %[t3], %[t0]\n\t"                 \
+  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t" \
+  "ldr    %[t0], [%[u]], #4\n\t"            \
+  "uxtb16 %[t1], %[t0]\n\t"                 \
+  "uxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smlabb %[t2], %[t1], %[t1], %[k]\n\t"    \
+  "smlatt %[t1], %[t1], %[t1], %[k]\n\t"    \
+  "pkhbt  %[t2], %[t2], %[t1], lsl #16\n\t" \
+  "smlabb %[t1], %[t0], %[t0], %[k]\n\t"    \
+  "smlatt %[t0], %[t0], %[t0], %[k]\n\t"    \
+  "pkhbt  %[t1], %[t1], %[t0], lsl #16\n\t" \
+  "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
+  "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
+  "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
+  __asm__ volatile("1:\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP
+                   "subs   %[n], %[n], #1\n\t"
+                   "bne    1b"
+                   : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [n] "+r"(pairs),
+                     [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high),
+                     [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+                   : [k] "r"(offset)
+                   : "cc", "memory");
+#undef PBP_S8_S16_GROUP
+}
 #endif
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
@@ -639,17 +684,24 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   uint32_t square_low = 0, square_high = 0;  // sum q^2 C (kHasC)
   const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups, int32_t block)
-      __attribute__((always_inline)) {        // 0 < groups <= kMeanBlock / 4
-    if constexpr (kHasC && PBP_S8_S16_DSP) {  // the q^2 C terms in the same pass
+      __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
+    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms in the same pass
       if ((groups & 1u) != 0) {
         const uint8_t* q_again = q_at;
         paired_square_step(q_again, c_at, square_low, square_high);
         block = step(block);
       }
-#if PBP_S8_S16_DSP
+#if PBP_S8_S16_THUMB2
       if (groups >= 2u) {
         paired_pairs_with_square(q_at, u_at, group, c_at, groups >> 1, block, spread_low,
                                  spread_high, square_low, square_high);
+      }
+#endif
+    } else if constexpr (PBP_S8_S16_THUMB2) {
+      if ((groups & 1u) != 0) block = step(block);
+#if PBP_S8_S16_THUMB2
+      if (groups >= 2u) {
+        paired_pairs(q_at, u_at, group, groups >> 1, block, spread_low, spread_high);
       }
 #endif
     } else {
@@ -662,7 +714,7 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const uint8_t* tail_u = u + count - 3u;
   const uint8_t* tail_group = tail.ab;
   const int32_t tail_block = paired_step(tail_q, tail_u, tail_group, 0, spread_low, spread_high);
-  if constexpr (kHasC && PBP_S8_S16_DSP) {
+  if constexpr (kHasC && PBP_S8_S16_THUMB2) {
     const uint8_t* tail_q_again = q_bytes + count - 3u;
     const uint8_t* tail_c = tail.c;
     paired_square_step(tail_q_again, tail_c, square_low, square_high);
@@ -683,7 +735,7 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   sums.mean = mean;
   sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
   sums.square = uint64_t{square_high} << 32 | square_low;  // (the DSP loop's)
-  if constexpr (kHasC && !PBP_S8_S16_DSP) {                // a loop of its own (the portable one)
+  if constexpr (kHasC && !PBP_S8_S16_THUMB2) {             // a loop of its own
     const uint8_t* q_again = q_bytes;
     const auto square_step = [&]() __attribute__((always_inline)) {
       paired_square_step(q_again, c_at, square_low, square_high);
