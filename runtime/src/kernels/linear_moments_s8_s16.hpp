@@ -569,6 +569,14 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
 }
 
 #if PBP_S8_S16_THUMB2
+// A group's mean terms (t0 .. t3 free, t3 = the (q_k, q_k+2) pair and t0 the other after it).
+#define PBP_S8_S16_MEAN_STEP                \
+  "ldr    %[t0], [%[q]], #4\n\t"            \
+  "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
+  "sxtb16 %[t3], %[t0]\n\t"                 \
+  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t"
 // `pairs` (> 0) times two groups of paired_step and paired_square_step in one pass over the
 // weights, for layers with C: GCC spills that loop's 14 live values (five sums, four pointers, a
 // count, four temporaries), so it is written out here. The same instructions as the two steps
@@ -579,12 +587,7 @@ __attribute__((always_inline)) inline void paired_pairs_with_square(
     uint32_t& square_low, uint32_t& square_high) {
   uint32_t t0, t1, t2, t3;
 #define PBP_S8_S16_GROUP_WITH_SQUARE        \
-  "ldr    %[t0], [%[q]], #4\n\t"            \
-  "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
-  "sxtb16 %[t3], %[t0]\n\t"                 \
-  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
-  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t" \
+  PBP_S8_S16_MEAN_STEP                      \
   "smulbb %[t1], %[t3], %[t3]\n\t"          \
   "smultt %[t3], %[t3], %[t3]\n\t"          \
   "pkhbt  %[t1], %[t1], %[t3], lsl #16\n\t" \
@@ -628,12 +631,7 @@ __attribute__((always_inline)) inline void paired_pairs(const uint8_t*& at_q, co
   uint32_t t0, t1, t2, t3;
   const int32_t offset = -32768;  // offset_square_pair's addend
 #define PBP_S8_S16_GROUP                    \
-  "ldr    %[t0], [%[q]], #4\n\t"            \
-  "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
-  "sxtb16 %[t3], %[t0]\n\t"                 \
-  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
-  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t" \
+  PBP_S8_S16_MEAN_STEP                      \
   "ldr    %[t0], [%[u]], #4\n\t"            \
   "uxtb16 %[t1], %[t0]\n\t"                 \
   "uxtb16 %[t0], %[t0], ror #8\n\t"         \
@@ -655,6 +653,7 @@ __attribute__((always_inline)) inline void paired_pairs(const uint8_t*& at_q, co
                    : [k] "r"(offset)
                    : "cc", "memory");
 #undef PBP_S8_S16_GROUP
+#undef PBP_S8_S16_MEAN_STEP
 }
 #endif
 
