@@ -577,13 +577,13 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
   "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
   "smlad  %[blk], %[t0], %[t2], %[blk]\n\t"
-// `pairs` (> 0) times two groups of paired_step and paired_square_step in one pass over the
+// `fours` (> 0) times four groups of paired_step and paired_square_step in one pass over the
 // weights, for layers with C: GCC spills that loop's 14 live values (five sums, four pointers, a
 // count, four temporaries), so it is written out here. The same instructions as the two steps
 // (the u^2 offset by EOR: no register is left for SMLABB's addend), in the same order per sum.
-__attribute__((always_inline)) inline void paired_pairs_with_square(
+__attribute__((always_inline)) inline void paired_fours_with_square(
     const uint8_t*& at_q, const uint8_t*& at_u, const uint8_t*& group, const uint8_t*& group_c,
-    uint32_t pairs, int32_t& block, uint32_t& spread_low, uint32_t& spread_high,
+    uint32_t fours, int32_t& block, uint32_t& spread_low, uint32_t& spread_high,
     uint32_t& square_low, uint32_t& square_high) {
   uint32_t t0, t1, t2, t3;
 #define PBP_S8_S16_GROUP_WITH_SQUARE        \
@@ -613,19 +613,20 @@ __attribute__((always_inline)) inline void paired_pairs_with_square(
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
   __asm__ volatile(
       "1:\n\t" PBP_S8_S16_GROUP_WITH_SQUARE PBP_S8_S16_GROUP_WITH_SQUARE
+          PBP_S8_S16_GROUP_WITH_SQUARE PBP_S8_S16_GROUP_WITH_SQUARE
       "subs   %[n], %[n], #1\n\t"
       "bne    1b"
-      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [c] "+r"(group_c), [n] "+r"(pairs),
+      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [c] "+r"(group_c), [n] "+r"(fours),
         [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [sql] "+r"(square_low),
         [sqh] "+r"(square_high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
       :
       : "cc", "memory");
 #undef PBP_S8_S16_GROUP_WITH_SQUARE
 }
-// `pairs` (> 0) times two groups of paired_step (layers without C): its instructions, with the
-// count and branch once per two groups (GCC's loop also advanced two pointers by adds).
-__attribute__((always_inline)) inline void paired_pairs(const uint8_t*& at_q, const uint8_t*& at_u,
-                                                        const uint8_t*& group, uint32_t pairs,
+// `fours` (> 0) times four groups of paired_step (layers without C): its instructions, with the
+// count and branch once per four groups (GCC's loop also advanced two pointers by adds).
+__attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, const uint8_t*& at_u,
+                                                        const uint8_t*& group, uint32_t fours,
                                                         int32_t& block, uint32_t& spread_low,
                                                         uint32_t& spread_high) {
   uint32_t t0, t1, t2, t3;
@@ -644,10 +645,10 @@ __attribute__((always_inline)) inline void paired_pairs(const uint8_t*& at_q, co
   "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
   "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
-  __asm__ volatile("1:\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP
+  __asm__ volatile("1:\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
                    "subs   %[n], %[n], #1\n\t"
                    "bne    1b"
-                   : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [n] "+r"(pairs),
+                   : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [n] "+r"(fours),
                      [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high),
                      [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
                    : [k] "r"(offset)
@@ -659,11 +660,11 @@ __attribute__((always_inline)) inline void paired_pairs(const uint8_t*& at_q, co
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
-// for the others), the tail group first, the groups two per iteration. The weight bytes
-// k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the word and of
-// it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to 65025)
-// do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the sum
-// of those B (b_paired_total, paired_code_total's) is added back. The same integers as
+// for the others), the tail group first, the groups four (Thumb-2) or two per iteration. The
+// weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the
+// word and of it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to
+// 65025) do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the
+// sum of those B (b_paired_total, paired_code_total's) is added back. The same integers as
 // row_sums_portable, summed in another order.
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
@@ -685,22 +686,22 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const auto groups_of = [&](uint32_t groups, int32_t block)
       __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
     if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms in the same pass
-      if ((groups & 1u) != 0) {
+      for (uint32_t rest = groups & 3u; rest != 0; --rest) {
         const uint8_t* q_again = q_at;
         paired_square_step(q_again, c_at, square_low, square_high);
         block = step(block);
       }
 #if PBP_S8_S16_THUMB2
-      if (groups >= 2u) {
-        paired_pairs_with_square(q_at, u_at, group, c_at, groups >> 1, block, spread_low,
+      if (groups >= 4u) {
+        paired_fours_with_square(q_at, u_at, group, c_at, groups >> 2, block, spread_low,
                                  spread_high, square_low, square_high);
       }
 #endif
     } else if constexpr (PBP_S8_S16_THUMB2) {
-      if ((groups & 1u) != 0) block = step(block);
+      for (uint32_t rest = groups & 3u; rest != 0; --rest) block = step(block);
 #if PBP_S8_S16_THUMB2
-      if (groups >= 2u) {
-        paired_pairs(q_at, u_at, group, groups >> 1, block, spread_low, spread_high);
+      if (groups >= 4u) {
+        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
       }
 #endif
     } else {
