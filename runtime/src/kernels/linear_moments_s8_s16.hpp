@@ -18,8 +18,9 @@
 #else
 #define PBP_S8_S16_DSP 0
 #endif
-// The row loops written in Thumb-2 assembly (LDRD of any two registers, post-indexed loads).
-#if PBP_S8_S16_DSP && defined(__thumb2__)
+// The row loops written in Thumb-2 assembly (LDRD of any two registers, post-indexed loads), in
+// optimised builds: at -O0 GCC finds no 12 registers for them ("impossible constraints").
+#if PBP_S8_S16_DSP && defined(__thumb2__) && defined(__OPTIMIZE__)
 #define PBP_S8_S16_THUMB2 1
 #else
 #define PBP_S8_S16_THUMB2 0
@@ -577,17 +578,18 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
   "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
   "smlad  %[blk], %[t0], %[t2], %[blk]\n\t"
-// `fours` (> 0) times four groups of paired_step and paired_square_step in one pass over the
-// weights, for layers with C: GCC spills that loop's 14 live values (five sums, four pointers, a
-// count, four temporaries), so it is written out here. The same instructions as the two steps
-// (the u^2 offset by EOR: no register is left for SMLABB's addend), in the same order per sum.
-__attribute__((always_inline)) inline void paired_fours_with_square(
-    const uint8_t*& at_q, const uint8_t*& at_u, const uint8_t*& group, const uint8_t*& group_c,
-    uint32_t fours, int32_t& block, uint32_t& spread_low, uint32_t& spread_high,
-    uint32_t& square_low, uint32_t& square_high) {
+// `fours` (> 0) times four groups of paired_square_step (layers with C; its own pass: with the
+// mean and u^2 B terms the loop would need 14 registers, which GCC may not find for an asm
+// ("impossible constraints", e.g. with a frame pointer), and GCC's own loop spilled them).
+__attribute__((always_inline)) inline void paired_square_fours(const uint8_t*& at_q,
+                                                               const uint8_t*& group_c,
+                                                               uint32_t fours, uint32_t& square_low,
+                                                               uint32_t& square_high) {
   uint32_t t0, t1, t2, t3;
-#define PBP_S8_S16_GROUP_WITH_SQUARE        \
-  PBP_S8_S16_MEAN_STEP                      \
+#define PBP_S8_S16_SQUARE_GROUP             \
+  "ldr    %[t0], [%[q]], #4\n\t"            \
+  "sxtb16 %[t3], %[t0]\n\t"                 \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
   "smulbb %[t1], %[t3], %[t3]\n\t"          \
   "smultt %[t3], %[t3], %[t3]\n\t"          \
   "pkhbt  %[t1], %[t1], %[t3], lsl #16\n\t" \
@@ -596,32 +598,17 @@ __attribute__((always_inline)) inline void paired_fours_with_square(
   "pkhbt  %[t2], %[t2], %[t0], lsl #16\n\t" \
   "ldrd   %[t0], %[t3], [%[c]], #8\n\t"     \
   "smlald %[sql], %[sqh], %[t1], %[t0]\n\t" \
-  "smlald %[sql], %[sqh], %[t2], %[t3]\n\t" \
-  "ldr    %[t0], [%[u]], #4\n\t"            \
-  "uxtb16 %[t1], %[t0]\n\t"                 \
-  "uxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smulbb %[t2], %[t1], %[t1]\n\t"          \
-  "smultt %[t1], %[t1], %[t1]\n\t"          \
-  "pkhbt  %[t2], %[t2], %[t1], lsl #16\n\t" \
-  "eor    %[t2], %[t2], #0x80008000\n\t"    \
-  "smulbb %[t1], %[t0], %[t0]\n\t"          \
-  "smultt %[t0], %[t0], %[t0]\n\t"          \
-  "pkhbt  %[t1], %[t1], %[t0], lsl #16\n\t" \
-  "eor    %[t1], %[t1], #0x80008000\n\t"    \
-  "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
-  "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
-  "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
+  "smlald %[sql], %[sqh], %[t2], %[t3]\n\t"
   __asm__ volatile(
-      "1:\n\t" PBP_S8_S16_GROUP_WITH_SQUARE PBP_S8_S16_GROUP_WITH_SQUARE
-          PBP_S8_S16_GROUP_WITH_SQUARE PBP_S8_S16_GROUP_WITH_SQUARE
+      "1:\n\t" PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP
+          PBP_S8_S16_SQUARE_GROUP
       "subs   %[n], %[n], #1\n\t"
       "bne    1b"
-      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [c] "+r"(group_c), [n] "+r"(fours),
-        [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [sql] "+r"(square_low),
+      : [q] "+r"(at_q), [c] "+r"(group_c), [n] "+r"(fours), [sql] "+r"(square_low),
         [sqh] "+r"(square_high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
       :
       : "cc", "memory");
-#undef PBP_S8_S16_GROUP_WITH_SQUARE
+#undef PBP_S8_S16_SQUARE_GROUP
 }
 // `fours` (> 0) times four groups of paired_step (layers without C): its instructions, with the
 // count and branch once per four groups (GCC's loop also advanced two pointers by adds).
@@ -685,7 +672,7 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups, int32_t block)
       __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
-    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms in the same pass
+    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms group by group too
       for (uint32_t rest = groups & 3u; rest != 0; --rest) {
         const uint8_t* q_again = q_at;
         paired_square_step(q_again, c_at, square_low, square_high);
@@ -693,8 +680,9 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
       }
 #if PBP_S8_S16_THUMB2
       if (groups >= 4u) {
-        paired_fours_with_square(q_at, u_at, group, c_at, groups >> 2, block, spread_low,
-                                 spread_high, square_low, square_high);
+        const uint8_t* q_again = q_at;
+        paired_square_fours(q_again, c_at, groups >> 2, square_low, square_high);
+        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
       }
 #endif
     } else if constexpr (PBP_S8_S16_THUMB2) {
