@@ -673,11 +673,13 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const auto groups_of = [&](uint32_t groups, int32_t block)
       __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
     if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms group by group too
-      for (uint32_t rest = groups & 3u; rest != 0; --rest) {
+      const auto step_with_square = [&]() __attribute__((always_inline)) {
         const uint8_t* q_again = q_at;
         paired_square_step(q_again, c_at, square_low, square_high);
         block = step(block);
-      }
+      };
+      if ((groups & 2u) != 0) step_with_square(), step_with_square();
+      if ((groups & 1u) != 0) step_with_square();
 #if PBP_S8_S16_THUMB2
       if (groups >= 4u) {
         const uint8_t* q_again = q_at;
@@ -686,7 +688,8 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
       }
 #endif
     } else if constexpr (PBP_S8_S16_THUMB2) {
-      for (uint32_t rest = groups & 3u; rest != 0; --rest) block = step(block);
+      if ((groups & 2u) != 0) block = step(step(block));
+      if ((groups & 1u) != 0) block = step(block);
 #if PBP_S8_S16_THUMB2
       if (groups >= 4u) {
         paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
