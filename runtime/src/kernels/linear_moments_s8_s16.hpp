@@ -18,9 +18,11 @@
 #else
 #define PBP_S8_S16_DSP 0
 #endif
-// The row loops written in Thumb-2 assembly (LDRD of any two registers, post-indexed loads), in
-// optimised builds: at -O0 GCC finds no 12 registers for them ("impossible constraints").
-#if PBP_S8_S16_DSP && defined(__thumb2__) && defined(__OPTIMIZE__)
+// The row loops written in Thumb-2 assembly (LDRD of any two registers, post-indexed loads), on
+// Cortex-M in optimised builds: at -O0, or on Linux with its frame and PIC registers, GCC finds no
+// 12 registers for them ("impossible constraints").
+#if PBP_S8_S16_DSP && defined(__thumb2__) && defined(__OPTIMIZE__) && \
+    defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
 #define PBP_S8_S16_THUMB2 1
 #else
 #define PBP_S8_S16_THUMB2 0
