@@ -18,6 +18,15 @@
 #else
 #define PBP_S8_S16_DSP 0
 #endif
+// The row loops written in Thumb-2 assembly (LDRD of any two registers, post-indexed loads), on
+// Cortex-M in optimised builds: at -O0, or on Linux with its frame and PIC registers, GCC finds no
+// 12 registers for them ("impossible constraints").
+#if PBP_S8_S16_DSP && defined(__thumb2__) && defined(__OPTIMIZE__) && \
+    defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define PBP_S8_S16_THUMB2 1
+#else
+#define PBP_S8_S16_THUMB2 0
+#endif
 
 // -Os (__OPTIMIZE_SIZE__: the documented device install, MinSizeRel) takes the compact row loop
 // and one copy of the rows' code (rows with and without C alike): the same bits, in fewer bytes.
@@ -381,6 +390,11 @@ inline int32_t low(uint32_t x) {
 inline int32_t high(uint32_t x) {
   return static_cast<int16_t>(x >> 16);
 }
+inline uint32_t load_word(const uint8_t* p) {
+  uint32_t w;
+  __builtin_memcpy(&w, p, sizeof w);
+  return w;
+}
 #if PBP_S8_S16_DSP
 inline uint32_t sxtb16(uint32_t x) {
   return static_cast<uint32_t>(__sxtb16(x));
@@ -394,6 +408,18 @@ inline int32_t smlad(uint32_t x, uint32_t y, int32_t acc) {
 inline int64_t smlald(uint32_t x, uint32_t y, int64_t acc) {
   return __smlald(static_cast<int16x2_t>(x), static_cast<int16x2_t>(y), acc);
 }
+// (lo^2 - 32768, hi^2 - 32768) of a pair of halfwords below 256, each as an int16 half (u <= 255:
+// -32768 <= u^2 - 32768 <= 32257): the offset rides in the multiplies' addend (SMLABB, SMLATT,
+// exact in 32 bits), then PKHBT keeps each one's low halfword. Times a B code (< 2^15) each
+// product is below 2^30 in magnitude: a row's SMLALD sum stays far inside 64 bits.
+inline uint32_t offset_square_pair(uint32_t pair) {
+  const int32_t low = __smlabb(static_cast<int32_t>(pair), static_cast<int32_t>(pair), -32768);
+  const int32_t high = __smlatt(static_cast<int32_t>(pair), static_cast<int32_t>(pair), -32768);
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(low), "r"(high));
+  return r;
+}
+
 // SMLALD on an accumulator held as two words (GCC keeps a 64-bit loop accumulator on the stack).
 inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& high_word) {
   __asm__("smlald %0, %1, %2, %3" : "+r"(low_word), "+r"(high_word) : "r"(x), "r"(y));
@@ -440,7 +466,22 @@ inline void smlald_words(uint32_t x, uint32_t y, uint32_t& low_word, uint32_t& h
 inline uint32_t pack(uint32_t low_half, uint32_t high_half) {
   return (low_half & 0xFFFFu) | (high_half << 16);
 }
+inline uint32_t offset_square_pair(uint32_t pair) {  // u^2 - 32768 is u^2 XOR 0x8000 in 16 bits
+  const uint32_t low_square = static_cast<uint32_t>(low(pair) * low(pair));
+  const uint32_t high_square = static_cast<uint32_t>(high(pair) * high(pair));
+  return pack(low_square, high_square) ^ 0x80008000u;
+}
 #endif
+// Two words at p (word-aligned), p advanced by 8: one LDRD with write-back in Thumb-2.
+inline void load_two_words(const uint8_t*& p, uint32_t& first, uint32_t& second) {
+#if PBP_S8_S16_THUMB2
+  __asm__("ldrd %0, %1, [%2], #8" : "=r"(first), "=r"(second), "+r"(p) : : "memory");
+#else
+  first = load_word(p);
+  second = load_word(p + 4u);
+  p += 8u;
+#endif
+}
 inline uint32_t ror8(uint32_t x) {
   return (x >> 8) | (x << 24);
 }
@@ -452,11 +493,6 @@ inline uint32_t uxtb16_ror8(uint32_t x) {
   return uxtb16(ror8(x));
 }
 #endif
-inline uint32_t load_word(const uint8_t* p) {
-  uint32_t w;
-  __builtin_memcpy(&w, p, sizeof w);
-  return w;
-}
 // The squares of a pair's halfwords (SMULBB, SMULTT; each below 2^16 here), packed.
 inline uint32_t square_pair(uint32_t pair) {
   return pack(static_cast<uint32_t>(low(pair) * low(pair)),
@@ -475,8 +511,8 @@ inline uint64_t paired_code_total(const uint8_t* ab, uint32_t count, const TailG
   return total;
 }
 
-// One group's step of the paired loop below: its mean terms into a 32-bit block (SMLAD: a block of
-// at most kMeanBlock terms stays within int32, and one register where a 64-bit sum would take two
+// One group's step of the paired loops: its mean terms into a 32-bit block (SMLAD: a block of at
+// most kMeanBlock terms stays within int32, and one register where a 64-bit sum would take two
 // and spill), its u^2 B terms into (spread_low, spread_high); its q^2 C terms on their own.
 __attribute__((always_inline)) inline int32_t paired_group(const uint8_t* at_q, const uint8_t* at_u,
                                                            const uint8_t* group, int32_t block,
@@ -487,9 +523,8 @@ __attribute__((always_inline)) inline int32_t paired_group(const uint8_t* at_q, 
   block = smlad(sxtb16(qw), load_word(group), block);
   block = smlad(sxtb16_ror8(qw), load_word(group + 4u), block);
   const uint32_t uw = load_word(at_u);
-  smlald_words(square_pair(uxtb16(uw)) ^ 0x80008000u, load_word(group + 8u), spread_low,
-               spread_high);
-  smlald_words(square_pair(uxtb16_ror8(uw)) ^ 0x80008000u, load_word(group + 12u), spread_low,
+  smlald_words(offset_square_pair(uxtb16(uw)), load_word(group + 8u), spread_low, spread_high);
+  smlald_words(offset_square_pair(uxtb16_ror8(uw)), load_word(group + 12u), spread_low,
                spread_high);
   return block;
 }
@@ -502,15 +537,124 @@ __attribute__((always_inline)) inline void paired_square_group(const uint8_t* at
   smlald_words(square_pair(sxtb16(qw)), load_word(group_c), square_low, square_high);
   smlald_words(square_pair(sxtb16_ror8(qw)), load_word(group_c + 4u), square_low, square_high);
 }
+// The same steps walking their pointers (the fast loop): the group's code words two at a time
+// (LDRD with write-back), the weight bytes a word at a time (rows are not word-aligned).
+__attribute__((always_inline)) inline int32_t paired_step(const uint8_t*& at_q,
+                                                          const uint8_t*& at_u,
+                                                          const uint8_t*& group, int32_t block,
+                                                          uint32_t& spread_low,
+                                                          uint32_t& spread_high) {
+  using namespace dsp;
+  uint32_t a02, a13, b02, b13;
+  const uint32_t qw = load_word(at_q);
+  at_q += 4u;
+  load_two_words(group, a02, a13);
+  block = smlad(sxtb16(qw), a02, block);
+  block = smlad(sxtb16_ror8(qw), a13, block);
+  const uint32_t uw = load_word(at_u);
+  at_u += 4u;
+  load_two_words(group, b02, b13);
+  smlald_words(offset_square_pair(uxtb16(uw)), b02, spread_low, spread_high);
+  smlald_words(offset_square_pair(uxtb16_ror8(uw)), b13, spread_low, spread_high);
+  return block;
+}
+__attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at_q,
+                                                              const uint8_t*& group_c,
+                                                              uint32_t& square_low,
+                                                              uint32_t& square_high) {
+  using namespace dsp;
+  uint32_t c02, c13;
+  const uint32_t qw = load_word(at_q);
+  at_q += 4u;
+  load_two_words(group_c, c02, c13);
+  smlald_words(square_pair(sxtb16(qw)), c02, square_low, square_high);
+  smlald_words(square_pair(sxtb16_ror8(qw)), c13, square_low, square_high);
+}
+
+#if PBP_S8_S16_THUMB2
+// A group's mean terms (t0 .. t3 free, t3 = the (q_k, q_k+2) pair and t0 the other after it).
+#define PBP_S8_S16_MEAN_STEP                \
+  "ldr    %[t0], [%[q]], #4\n\t"            \
+  "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
+  "sxtb16 %[t3], %[t0]\n\t"                 \
+  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t"
+// `fours` (> 0) times four groups of paired_square_step (layers with C; its own pass: with the
+// mean and u^2 B terms the loop would need 14 registers, which GCC may not find for an asm
+// ("impossible constraints", e.g. with a frame pointer), and GCC's own loop spilled them).
+__attribute__((always_inline)) inline void paired_square_fours(const uint8_t*& at_q,
+                                                               const uint8_t*& group_c,
+                                                               uint32_t fours, uint32_t& square_low,
+                                                               uint32_t& square_high) {
+  uint32_t t0, t1, t2, t3;
+#define PBP_S8_S16_SQUARE_GROUP             \
+  "ldr    %[t0], [%[q]], #4\n\t"            \
+  "sxtb16 %[t3], %[t0]\n\t"                 \
+  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smulbb %[t1], %[t3], %[t3]\n\t"          \
+  "smultt %[t3], %[t3], %[t3]\n\t"          \
+  "pkhbt  %[t1], %[t1], %[t3], lsl #16\n\t" \
+  "smulbb %[t2], %[t0], %[t0]\n\t"          \
+  "smultt %[t0], %[t0], %[t0]\n\t"          \
+  "pkhbt  %[t2], %[t2], %[t0], lsl #16\n\t" \
+  "ldrd   %[t0], %[t3], [%[c]], #8\n\t"     \
+  "smlald %[sql], %[sqh], %[t1], %[t0]\n\t" \
+  "smlald %[sql], %[sqh], %[t2], %[t3]\n\t"
+  __asm__ volatile(
+      "1:\n\t" PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP
+          PBP_S8_S16_SQUARE_GROUP
+      "subs   %[n], %[n], #1\n\t"
+      "bne    1b"
+      : [q] "+r"(at_q), [c] "+r"(group_c), [n] "+r"(fours), [sql] "+r"(square_low),
+        [sqh] "+r"(square_high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      :
+      : "cc", "memory");
+#undef PBP_S8_S16_SQUARE_GROUP
+}
+// `fours` (> 0) times four groups of paired_step (layers without C): its instructions, with the
+// count and branch once per four groups (GCC's loop also advanced two pointers by adds).
+__attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, const uint8_t*& at_u,
+                                                        const uint8_t*& group, uint32_t fours,
+                                                        int32_t& block, uint32_t& spread_low,
+                                                        uint32_t& spread_high) {
+  uint32_t t0, t1, t2, t3;
+  const int32_t offset = -32768;  // offset_square_pair's addend
+#define PBP_S8_S16_GROUP                    \
+  PBP_S8_S16_MEAN_STEP                      \
+  "ldr    %[t0], [%[u]], #4\n\t"            \
+  "uxtb16 %[t1], %[t0]\n\t"                 \
+  "uxtb16 %[t0], %[t0], ror #8\n\t"         \
+  "smlabb %[t2], %[t1], %[t1], %[k]\n\t"    \
+  "smlatt %[t1], %[t1], %[t1], %[k]\n\t"    \
+  "pkhbt  %[t2], %[t2], %[t1], lsl #16\n\t" \
+  "smlabb %[t1], %[t0], %[t0], %[k]\n\t"    \
+  "smlatt %[t0], %[t0], %[t0], %[k]\n\t"    \
+  "pkhbt  %[t1], %[t1], %[t0], lsl #16\n\t" \
+  "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
+  "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
+  "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
+  __asm__ volatile("1:\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
+                   "subs   %[n], %[n], #1\n\t"
+                   "bne    1b"
+                   : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [n] "+r"(fours),
+                     [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high),
+                     [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+                   : [k] "r"(offset)
+                   : "cc", "memory");
+#undef PBP_S8_S16_GROUP
+#undef PBP_S8_S16_MEAN_STEP
+}
+#endif
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
-// for the others), the tail group first. The weight bytes
-// k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the word and of
-// it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to 65025)
-// do not fit a signed halfword; u^2 - 32768 does (u^2 XOR 0x8000 read as int16), and 32768
-// times the sum of those B (b_paired_total, paired_code_total's) is added back. The same
-// integers as row_sums_portable, summed in another order.
+// for the others), the tail group first, the groups four (Thumb-2) or two per iteration. The
+// weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the
+// word and of it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to
+// 65025) do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the
+// sum of those B (b_paired_total, paired_code_total's) is added back. The same integers as
+// row_sums_portable, summed in another order.
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
                                                               uint32_t count, const uint8_t* ab,
@@ -519,25 +663,55 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
                                                               uint64_t b_paired_total) {
   uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
   const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
-  const auto step = [&](const uint8_t* at_q, const uint8_t* at_u, const uint8_t* group,
-                        int32_t block) __attribute__((always_inline)) {
-    return paired_group(at_q, at_u, group, block, spread_low, spread_high);
-  };
   // Pointers and a count-down: the loop keeps everything in registers.
   const uint8_t* q_at = q_bytes;
   const uint8_t* u_at = u;
   const uint8_t* group = ab;
+  const auto step = [&](int32_t block) __attribute__((always_inline)) {
+    return paired_step(q_at, u_at, group, block, spread_low, spread_high);
+  };
+  uint32_t square_low = 0, square_high = 0;  // sum q^2 C (kHasC)
+  const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups, int32_t block)
-      __attribute__((always_inline)) {  // 0 < groups <= kMeanBlock / 4
-    do {
-      block = step(q_at, u_at, group, block);
-      q_at += 4u;
-      u_at += 4u;
-      group += 16u;
-    } while (--groups != 0);
+      __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
+    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms group by group too
+      const auto step_with_square = [&]() __attribute__((always_inline)) {
+        const uint8_t* q_again = q_at;
+        paired_square_step(q_again, c_at, square_low, square_high);
+        block = step(block);
+      };
+      if ((groups & 2u) != 0) step_with_square(), step_with_square();
+      if ((groups & 1u) != 0) step_with_square();
+#if PBP_S8_S16_THUMB2
+      if (groups >= 4u) {
+        const uint8_t* q_again = q_at;
+        paired_square_fours(q_again, c_at, groups >> 2, square_low, square_high);
+        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
+      }
+#endif
+    } else if constexpr (PBP_S8_S16_THUMB2) {
+      if ((groups & 2u) != 0) block = step(step(block));
+      if ((groups & 1u) != 0) block = step(block);
+#if PBP_S8_S16_THUMB2
+      if (groups >= 4u) {
+        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
+      }
+#endif
+    } else {
+      if ((groups & 1u) != 0) block = step(block);
+      for (groups >>= 1; groups != 0; --groups) block = step(step(block));
+    }
     return block;
   };
-  const int32_t tail_block = step(q_bytes + count - 3u, u + count - 3u, tail.ab, 0);
+  const uint8_t* tail_q = q_bytes + count - 3u;
+  const uint8_t* tail_u = u + count - 3u;
+  const uint8_t* tail_group = tail.ab;
+  const int32_t tail_block = paired_step(tail_q, tail_u, tail_group, 0, spread_low, spread_high);
+  if constexpr (kHasC && PBP_S8_S16_THUMB2) {
+    const uint8_t* tail_q_again = q_bytes + count - 3u;
+    const uint8_t* tail_c = tail.c;
+    paired_square_step(tail_q_again, tail_c, square_low, square_high);
+  }
   uint32_t groups_left = count / 4u;
   int64_t mean;
   if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
@@ -553,21 +727,21 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   RowSums sums;
   sums.mean = mean;
   sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
-  sums.square = 0;
-  if constexpr (kHasC) {  // a loop of its own: with it, the one above would run out of registers
-    uint32_t square_low = 0, square_high = 0;
-    const auto square_step = [&](const uint8_t* at_q, const uint8_t* group_c)
-        __attribute__((always_inline)) {
-      paired_square_group(at_q, group_c, square_low, square_high);
-    };
+  sums.square = uint64_t{square_high} << 32 | square_low;  // (the DSP loop's)
+  if constexpr (kHasC && !PBP_S8_S16_THUMB2) {             // a loop of its own
     const uint8_t* q_again = q_bytes;
-    const uint8_t* c_at = c;
-    for (uint32_t groups = count / 4u; groups != 0; --groups) {
-      square_step(q_again, c_at);
-      q_again += 4u;
-      c_at += 8u;
+    const auto square_step = [&]() __attribute__((always_inline)) {
+      paired_square_step(q_again, c_at, square_low, square_high);
+    };
+    uint32_t groups = count / 4u;
+    if ((groups & 1u) != 0) square_step();
+    for (groups >>= 1; groups != 0; --groups) {
+      square_step();
+      square_step();
     }
-    square_step(q_bytes + count - 3u, tail.c);
+    const uint8_t* tail_c = tail.c;
+    q_again = q_bytes + count - 3u;
+    paired_square_step(q_again, tail_c, square_low, square_high);
     sums.square = uint64_t{square_high} << 32 | square_low;
   }
   return sums;
