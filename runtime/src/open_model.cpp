@@ -239,7 +239,8 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   if (status != PBP_OK) return status;
   status = check_tensors_disjoint(model);
   if (status != PBP_OK) return status;
-  if (sections.input_occupancy.data != nullptr) {
+  // Never located without the flag (blob_envelope.cpp): then no code for it either.
+  if (PBP_WITH_DATA_DISTANCE && sections.input_occupancy.data != nullptr) {
     status = read_input_occupancy(sections.input_occupancy, model);
     if (status != PBP_OK) return status;
   }
