@@ -64,7 +64,8 @@ struct LearnCheckRecord {
   pbp_learn_check check;
 };
 
-// Reads and checks a learn_check section (pbp_open checks it; pbp_learn_init restores from it).
+// Reads and checks a learn_check section: PBP_ERR_BAD_LEARN_CHECK for a length other than
+// format::learn_check::kSize or any field out of range (pbp_learn_init, its only reader).
 pbp_status read_learn_check(Span section, LearnCheckRecord* record);
 
 }  // namespace pbp::detail

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The optional learn_check section (format::learn_check): a learner's update noise, re-fit switch
-// and running check, as pbp_learn_write_blob writes them. Every value is checked before use: a
-// restored check feeds the re-fit, so a blob cannot make a learner divide by zero or log(-1).
+// and running check, as pbp_learn_write_blob writes them. pbp_learn_init, its only reader, checks
+// every value before use: a restored check feeds the re-fit, so a blob cannot make a learner
+// divide by zero or log(-1). pbp_open does not read it (a firmware that only predicts skips it).
 #include "blob_view.hpp"
 
 namespace pbp::detail {
@@ -21,20 +22,12 @@ bool read_sums(const uint8_t* from, float* to) {
 }  // namespace
 
 pbp_status read_learn_check(Span section, LearnCheckRecord* record) {
-  if (section.size != layout::kSize) return PBP_ERR_SECTION_SIZE;
+  if (section.size != layout::kSize) return PBP_ERR_BAD_LEARN_CHECK;
   const uint8_t* p = section.data;
   *record = LearnCheckRecord{};
   record->update_noise_a = format::load_f32(p + layout::kUpdateNoiseA);
   record->update_noise_b = format::load_f32(p + layout::kUpdateNoiseB);
-  // The comparisons also reject NaN; a finite Gamma as pbp_open requires of the model's.
-  if (!math::is_finite(record->update_noise_a) || !math::is_finite(record->update_noise_b)) {
-    return PBP_ERR_NONFINITE_VALUE;
-  }
-  if (!(record->update_noise_a > 1.0f) || !(record->update_noise_b > 0.0f)) {
-    return PBP_ERR_BAD_GAMMA;
-  }
   const uint32_t flags = format::load_u32(p + layout::kFlags);
-  if ((flags & ~layout::kRecalibrate) != 0u) return PBP_ERR_BAD_LEARN_CHECK;
   record->recalibrate = flags & layout::kRecalibrate;
   pbp_learn_check& check = record->check;
   check.rows = format::load_u32(p + layout::kRows);
@@ -42,7 +35,11 @@ pbp_status read_learn_check(Span section, LearnCheckRecord* record) {
   check.mean_loglik = format::load_f32(p + layout::kMeanLoglik);
   check.mean_z2 = format::load_f32(p + layout::kMeanZ2);
   check.inside_95 = format::load_f32(p + layout::kInside95);
-  if (format::load_u32(p + layout::kCandidateCount) != layout::kCandidates ||
+  // A finite Gamma as pbp_open requires of the model's; the comparisons also reject NaN.
+  if (!math::is_finite(record->update_noise_a) || !math::is_finite(record->update_noise_b) ||
+      !(record->update_noise_a > 1.0f) || !(record->update_noise_b > 0.0f) ||
+      (flags & ~layout::kRecalibrate) != 0u ||
+      format::load_u32(p + layout::kCandidateCount) != layout::kCandidates ||
       !(check.window >= 0.0f && check.window <= layout::kMaxWindow) ||
       (check.rows == 0u) != (check.window == 0.0f) || !math::is_finite(check.mean_loglik) ||
       !math::is_finite(check.mean_z2) || !(check.mean_z2 >= 0.0f) ||

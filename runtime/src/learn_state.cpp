@@ -70,7 +70,8 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
     return PBP_ERR_BUFFER_TOO_SMALL;
   }
   // The learn_check section restores the update's noise, the re-fit switch and the check, so
-  // that a learner restarted from its own blob goes on as if it had never stopped.
+  // that a learner restarted from its own blob goes on as if it had never stopped. Checked here,
+  // before anything is written: pbp_open skips it (a firmware that only predicts never reads it).
   Sections sections{};
   pbp_status status = locate_sections(source->blob, source->blob_size, &sections);
   if (status != PBP_OK) return status;

@@ -239,7 +239,8 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   if (status != PBP_OK) return status;
   status = check_tensors_disjoint(model);
   if (status != PBP_OK) return status;
-  if (sections.input_occupancy.data != nullptr) {
+  // Never located without the flag (blob_envelope.cpp): then no code for it either.
+  if (PBP_WITH_DATA_DISTANCE && sections.input_occupancy.data != nullptr) {
     status = read_input_occupancy(sections.input_occupancy, model);
     if (status != PBP_OK) return status;
   }
@@ -247,11 +248,8 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
     status = read_metadata(sections.metadata, model);
     if (status != PBP_OK) return status;
   }
-  if (sections.learn_check.data != nullptr) {  // checked here, restored by pbp_learn_init
-    LearnCheckRecord record;
-    status = read_learn_check(sections.learn_check, &record);
-    if (status != PBP_OK) return status;
-  }
+  // A learn_check section (located: inside the blob) is the learner's alone: pbp_learn_init checks
+  // it, so a firmware that only predicts skips it as an unknown optional section.
   model->blob = blob;
   model->blob_size = blob_size;
   model->workspace_bytes = static_cast<uint32_t>(sizeof(float)) *

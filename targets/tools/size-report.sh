@@ -34,9 +34,11 @@
 # boston_on_device project built against the install with the preset's toolchain file, and the
 # sections its link map takes from libpbp_runtime.a summed. The float32 model is the committed
 # example's (13-50-1, what section 1 trains); the int8 one is it quantised (`pbp quantize
-# --storage int8`, with build/host/bin/pbp, built if missing). A third row, "every kernel", is
-# the float32 firmware against the runtime installed with the preset's defaults alone (Release,
-# every activation and storage type): what section 1 gave before it named the options.
+# --storage int8`, with build/host/bin/pbp, built if missing). The "distance" rows add the distance
+# variance section 1 leaves out (-DPBP_RUNTIME_DATA_DISTANCE=ON, the CMake default: what a model
+# trained with --recipe auto needs). The last row, "every kernel", is the float32 firmware against
+# the runtime installed with the preset's defaults alone (Release, every activation and storage
+# type, the distance variance): what section 1 gave before it named the options.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -70,12 +72,17 @@ PY
   echo "bytes of libpbp_runtime.a in the firmware's link map; runtime installed as DEPLOYING.md section 1"
   printf '%-12s %-32s %7s %7s %5s %5s\n' preset "runtime (model)" text rodata data bss
   for preset in "${presets[@]}"; do
-    for storage in float32 int8 default; do
-      dir="$out/$preset-$storage"
-      # targets/DEPLOYING.md section 1's install options (keep the two alike).
+    for variant in float32 float32-distance int8 int8-distance default; do
+      storage=${variant%-distance}
+      dir="$out/$preset-$variant"
+      # targets/DEPLOYING.md section 1's install options (keep the two alike); "-distance" with
+      # the distance variance that section 1 leaves out.
+      distance=OFF
+      [ "$variant" = "$storage" ] || distance=ON
       options=(-DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_RUNTIME_ACTIVATIONS=relu "-DPBP_RUNTIME_STORAGE=$storage"
-        -DPBP_RUNTIME_LIKELIHOODS=gaussian_epistemic_scaled)
+        -DPBP_RUNTIME_LIKELIHOODS=gaussian_epistemic_scaled "-DPBP_RUNTIME_DATA_DISTANCE=$distance")
       label="-Os, relu, $storage ($storage)"
+      [ $distance = OFF ] || label="-Os, relu, $storage, distance ($storage)"
       if [ $storage = default ]; then
         options=(-DCMAKE_BUILD_TYPE=Release "-DPBP_RUNTIME_ACTIVATIONS=relu;erf;sign"
           "-DPBP_RUNTIME_STORAGE=float32;float16;int8")

@@ -181,7 +181,10 @@ void learn_once(const pbp_model& m) {
   pbp_learner learner;
   const pbp_status init = pbp_learn_init(&learner, &m, state.data(), state.size() * 4u);
   if (init != PBP_OK) {
-    require(init == PBP_ERR_WRONG_TASK || init == PBP_ERR_SECTION_COUNT, "learn init status");
+    // BAD_LEARN_CHECK: a learn_check section pbp_open skipped (the learner's alone to check).
+    require(init == PBP_ERR_WRONG_TASK || init == PBP_ERR_SECTION_COUNT ||
+                init == PBP_ERR_BAD_LEARN_CHECK,
+            "learn init status");
     return;
   }
   require(learner.check.window >= 0.0f && learner.check.window <= 128.0f, "restored window");

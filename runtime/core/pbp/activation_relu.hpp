@@ -123,11 +123,7 @@ __attribute__((always_inline)) inline ReluMoments<T> relu_moments_inline(T m, T 
 // All stages: the moments of z = max(0, a) for a ~ N(m, v). Size builds keep it out of line (the
 // footprint of the one-piece function it was); speed builds inline it, so unit loops vectorise.
 template <class T>
-#if defined(__OPTIMIZE_SIZE__)
-__attribute__((noinline))
-#endif
-inline ReluMoments<T>
-relu_moments(T m, T v) {
+PBP_SIZE_NOINLINE inline ReluMoments<T> relu_moments(T m, T v) {
   return detail::relu_moments_inline(m, v);
 }
 
@@ -139,11 +135,7 @@ struct ReluMeanVariance {
   T variance;
 };
 template <class T>
-#if defined(__OPTIMIZE_SIZE__)
-__attribute__((noinline))
-#endif
-inline ReluMeanVariance<T>
-relu_mean_variance(T m, T v) {
+PBP_SIZE_NOINLINE inline ReluMeanVariance<T> relu_mean_variance(T m, T v) {
   const ReluMoments<T> r = detail::relu_moments_inline(m, v);
   return {r.mean, r.variance};
 }
@@ -158,9 +150,38 @@ inline ReluMeanVariance<T> relu_mean_variance_from_partial(T v, T sd, T alpha, T
 }
 
 namespace detail {
+// The coefficients at node alpha_i = i/8, i = -48 .. 48 (relu_nodes.hpp): kReluNodeValues' own,
+// and kReluNodeSlopes' at |alpha_i|, the odd ones negated below 0 (exact: the same bits).
+struct ReluNode {
+  float cdf, pdf, cdf_t2, cdf_t3, partial_mean, partial_mean_t3;
+};
+constexpr ReluNode relu_node_folded(int32_t node) {
+  const ReluNodeValues& v = kReluNodeValues[node + 48];
+  const ReluNodeSlopes& s = kReluNodeSlopes[node < 0 ? -node : node];
+  const bool below = node < 0;
+  return {v.cdf,    s.pdf,          below ? -s.cdf_t2 : s.cdf_t2,
+          s.cdf_t3, v.partial_mean, below ? -s.partial_mean_t3 : s.partial_mean_t3};
+}
+// Speed builds read every node whole from a table unfolded at compile time (no selects); size
+// builds (-Os) unfold the node they need (768 bytes less rodata, a few instructions more).
+struct ReluNodeTable {
+  ReluNode entries[kReluNodeCount];
+  constexpr ReluNodeTable() : entries{} {
+    for (int32_t i = 0; i < kReluNodeCount; ++i) entries[i] = relu_node_folded(i - 48);
+  }
+};
+inline constexpr ReluNodeTable kReluNodes{};
+inline ReluNode relu_node(int32_t node) {
+#if defined(__OPTIMIZE_SIZE__)
+  return relu_node_folded(node);
+#else
+  return kReluNodes.entries[node + 48];
+#endif
+}
+
 // A float prediction's ReLU (every hidden unit of a float32 or float16 layer, the runtime's
 // costliest step after the sums): Phi and g by a third-order Taylor step from the nearest node
-// alpha_i = -6 + i/8 (kReluNodes, generated; |t| <= 1/16: remainders below 4e-7 on Phi and 2e-7
+// alpha_i = -6 + i/8 (relu_node, generated; |t| <= 1/16: remainders below 4e-7 on Phi and 2e-7
 // on g, as the int8 layers' fixed-point moments), about 50 instructions a unit on an FPU core
 // against relu_moments' 126 (its erfcx, exp and three divisions). Beyond |alpha| >= 6 the
 // limits: (m, v) on, 0 off (off by less than 1e-8 sd and v). Absolute errors below ~1e-6 sd
@@ -181,7 +202,7 @@ __attribute__((always_inline)) inline ReluMeanVariance<float> relu_mean_variance
   const int32_t node = static_cast<int32_t>(math::detail::to_bits(shifted) -
                                             math::detail::to_bits(kShifter));  // -48 .. 48
   const float t = (eighths - (shifted - kShifter)) * 0.125f;  // alpha - alpha_i, |t| <= 1/16
-  const ReluNode& n = kReluNodes[node + 48];
+  const ReluNode n = relu_node(node);
   const float cdf = n.cdf + t * (n.pdf + t * (n.cdf_t2 + t * n.cdf_t3));
   const float g = n.partial_mean + t * (n.cdf + t * (0.5f * n.pdf + t * n.partial_mean_t3));
   const ReluMeanVariance<float> in_table = relu_mean_variance_from_partial(v, sd, alpha, cdf, g);
@@ -195,11 +216,7 @@ __attribute__((always_inline)) inline ReluMeanVariance<float> relu_mean_variance
 }  // namespace detail
 
 // A float prediction's ReLU: the node form above.
-#if defined(__OPTIMIZE_SIZE__)
-__attribute__((noinline))
-#endif
-inline ReluMeanVariance<float>
-relu_mean_variance(float m, float v) {
+PBP_SIZE_NOINLINE inline ReluMeanVariance<float> relu_mean_variance(float m, float v) {
   return detail::relu_mean_variance_nodes(m, v);
 }
 

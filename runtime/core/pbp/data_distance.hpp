@@ -25,12 +25,17 @@ inline bool occupied(const uint32_t* bitmap, uint32_t bin) {
   return (bitmap[bin / 32u] >> (bin % 32u) & 1u) != 0u;
 }
 
-// The bin of x in [min, max] of width (max - min) / kBins (the last one closed).
+// The bin at t = (x - min) / width bins above min (the last one closed).
 template <class T>
-inline uint32_t occupancy_bin(T x, T min, T width) {
-  const T t = (x - min) / width;
+inline uint32_t bin_at(T t) {
   // t >= 0; NaN (an infinite width) and t >= kBins fall in the last bin
   return t < T(kBins) ? static_cast<uint32_t>(t) : kBins - 1u;
+}
+
+// The bin of x in [min, max] of width (max - min) / kBins.
+template <class T>
+inline uint32_t occupancy_bin(T x, T min, T width) {
+  return bin_at((x - min) / width);
 }
 
 // Inside [min, max]: the distance from x to the nearest occupied bin, in x's units (a lower bound
@@ -39,14 +44,14 @@ template <class T>
 inline T gap_distance(T x, T min, T max, const uint32_t* bitmap) {
   const T width = (max - min) * (T(1) / T(kBins));
   if (!(width > T(0))) return T(0);
-  const uint32_t bin = occupancy_bin(x, min, width);
-  if (occupied(bitmap, bin)) return T(0);
+  const T t = (x - min) / width;  // once: occupancy_bin's, and the distances' below
+  const uint32_t bin = bin_at(t);
   // Bins 0 and kBins - 1 are occupied (pbp_open checks it), so both walks stop inside the map.
-  uint32_t below = bin - 1u;
+  uint32_t below = bin;
   while (!occupied(bitmap, below)) --below;
+  if (below == bin) return T(0);  // x's own bin is occupied
   uint32_t above = bin + 1u;
   while (!occupied(bitmap, above)) ++above;
-  const T t = (x - min) / width;
   const T to_below = t - static_cast<T>(below + 1u);
   const T to_above = static_cast<T>(above) - t;
   return (to_below < to_above ? to_below : to_above) * width;

@@ -113,8 +113,10 @@ typedef struct pbp_learn_outcome {
  * PBP_ERR_MODEL_NOT_OPEN, PBP_ERR_WRONG_TASK (a multiclass, count or heteroscedastic model),
  * PBP_ERR_STORAGE_TYPE (weights in a storage type the learner cannot read: none of pbp_open's
  * today), PBP_ERR_MISALIGNED_POINTER, PBP_ERR_BUFFER_TOO_SMALL, PBP_ERR_SECTION_COUNT (a blob
- * without learn_check whose section table is full: no room to write it); on any error `learner`
- * is zeroed and nothing is written to `state`. */
+ * without learn_check whose section table is full: no room to write it),
+ * PBP_ERR_BAD_LEARN_CHECK (a learn_check section of another length or with a field out of range:
+ * pbp_open does not read it); on any error `learner` is zeroed and nothing is written to
+ * `state`. */
 pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* source, void* state,
                           size_t state_bytes);
 

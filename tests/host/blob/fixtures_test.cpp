@@ -204,7 +204,7 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   check_or_write("tests/fuzz/corpus/valid_epistemic_scaled.pbp", pbp::trainer::write_blob(scaled));
 
   // A blob the device's learner wrote (section 6, learn_check) after 40 rows with the re-fit on,
-  // and the same with its window past 128: PBP_ERR_BAD_LEARN_CHECK.
+  // and the same with its window past 128 (it opens; pbp_learn_init: PBP_ERR_BAD_LEARN_CHECK).
   const Bytes learnt = learnt_blob(pbp::trainer::write_blob(scaled), 40);
   check_or_write("tests/fuzz/corpus/valid_learn_check.pbp", learnt);
   Bytes bad_window = learnt;

@@ -121,7 +121,8 @@ TEST(LearnRestart, SectionLayout) {
             out.size());
 }
 
-// pbp_open checks the section as every other: each field out of range is refused.
+// pbp_learn_init checks the section: each field out of range, or another length, is refused
+// (learner zeroed, state untouched); pbp_open skips it, and the model predicts the same bits.
 TEST(LearnRestart, MalformedSectionsAreRejected) {
   Learner l(write_blob(scaled(format::Storage::float32)));
   learn(l, synthetic(Task::regression, 40, 22), 0, 40);
@@ -133,35 +134,53 @@ TEST(LearnRestart, MalformedSectionsAreRejected) {
   struct Edit {
     uint32_t offset;
     uint32_t value;
-    pbp_status expected;
   };
   const Edit edits[] = {
-      {at + layout::kUpdateNoiseA, bits(1.0f), PBP_ERR_BAD_GAMMA},
-      {at + layout::kUpdateNoiseB, bits(-1.0f), PBP_ERR_BAD_GAMMA},
-      {at + layout::kUpdateNoiseB, 0x7f800000u, PBP_ERR_NONFINITE_VALUE},
-      {at + layout::kFlags, 2u, PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kRows, 0u, PBP_ERR_BAD_LEARN_CHECK},  // rows 0 with a window
-      {at + layout::kWindow, bits(128.5f), PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kWindow, bits(-1.0f), PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kMeanLoglik, 0x7fc00000u, PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kMeanZ2, bits(-0.5f), PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kInside95, bits(1.5f), PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kCandidateCount, 17u, PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kResidualSums + 8, bits(-1.0f), PBP_ERR_BAD_LEARN_CHECK},
-      {at + layout::kLogSpreadSums + 4, 0x7f800000u, PBP_ERR_BAD_LEARN_CHECK},
-      {entry + fmt::section_entry::kLength, layout::kSize - 4, PBP_ERR_SECTION_SIZE},
+      {at + layout::kUpdateNoiseA, bits(1.0f)},
+      {at + layout::kUpdateNoiseB, bits(-1.0f)},
+      {at + layout::kUpdateNoiseB, 0x7f800000u},
+      {at + layout::kFlags, 2u},
+      {at + layout::kRows, 0u},  // rows 0 with a window
+      {at + layout::kWindow, bits(128.5f)},
+      {at + layout::kWindow, bits(-1.0f)},
+      {at + layout::kMeanLoglik, 0x7fc00000u},
+      {at + layout::kMeanZ2, bits(-0.5f)},
+      {at + layout::kInside95, bits(1.5f)},
+      {at + layout::kCandidateCount, 17u},
+      {at + layout::kResidualSums + 8, bits(-1.0f)},
+      {at + layout::kLogSpreadSums + 4, 0x7f800000u},
+      {entry + fmt::section_entry::kLength, layout::kSize - 4},
   };
+  const Blob good_blob(good);
+  pbp_model good_model{};
+  ASSERT_EQ(pbp_open(&good_model, good_blob.data(), good_blob.size), PBP_OK);
+  const float x[3] = {0.25f, -0.5f, 1.0f};
+  std::vector<float> workspace(good_model.workspace_bytes / 4);
+  pbp_prediction expected{};
+  ASSERT_EQ(pbp_predict(&good_model, x, 3, 0.95f, workspace.data(), good_model.workspace_bytes,
+                        &expected),
+            PBP_OK);
   for (const Edit& e : edits) {
     std::vector<uint8_t> bad = good;
     fmt::store_u32(&bad[e.offset], e.value);
     fmt::store_u32(&bad[bad.size() - 4], fmt::crc32(bad.data(), bad.size() - 4));
     const Blob blob(bad);
     pbp_model m{};
-    EXPECT_EQ(pbp_open(&m, blob.data(), blob.size), e.expected) << "offset " << e.offset - at;
+    ASSERT_EQ(pbp_open(&m, blob.data(), blob.size), PBP_OK) << "offset " << e.offset - at;
+    pbp_prediction p{};
+    ASSERT_EQ(pbp_predict(&m, x, 3, 0.95f, workspace.data(), m.workspace_bytes, &p), PBP_OK);
+    EXPECT_EQ(std::memcmp(&p, &expected, sizeof p), 0) << "offset " << e.offset - at;
+    std::vector<float> state(PBP_LEARN_STATE_BYTES(m.weight_count) / 4, 7.0f);
+    pbp_learner learner;
+    std::memset(&learner, 0xA5, sizeof learner);
+    EXPECT_EQ(pbp_learn_init(&learner, &m, state.data(), state.size() * 4), PBP_ERR_BAD_LEARN_CHECK)
+        << "offset " << e.offset - at;
+    EXPECT_EQ(learner.learn_marker, 0u);
+    for (const float v : state) ASSERT_EQ(v, 7.0f) << "offset " << e.offset - at;
   }
-  const Blob blob(good);
-  pbp_model m{};
-  EXPECT_EQ(pbp_open(&m, blob.data(), blob.size), PBP_OK);
+  std::vector<float> state(PBP_LEARN_STATE_BYTES(good_model.weight_count) / 4);
+  pbp_learner learner;
+  EXPECT_EQ(pbp_learn_init(&learner, &good_model, state.data(), state.size() * 4), PBP_OK);
 }
 
 }  // namespace

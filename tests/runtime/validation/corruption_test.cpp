@@ -42,3 +42,16 @@ PBP_TEST(every_single_bit_flip_is_rejected) {
                  static_cast<unsigned>(by_crc));
   PBP_CHECK_EQ(pbp_test::open_blob(blob), PBP_OK);  // the loop restored every bit
 }
+
+// Both CRC-32 forms (format.hpp; crc32 takes the nibbles in size builds, the bytes otherwise): the
+// check value, and the same CRC over every prefix of the tiny blob.
+PBP_TEST(crc32_by_bytes_and_by_nibbles_agree) {
+  const uint8_t check[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  PBP_CHECK_EQ(pbp::format::crc32_by_bytes(check, sizeof check), 0xCBF43926u);
+  PBP_CHECK_EQ(pbp::format::crc32_by_nibbles(check, sizeof check), 0xCBF43926u);
+  const pbp_test::EditableBlob& blob = pbp_test::tiny_copy();
+  for (uint32_t size = 0; size <= PBP_TINY_BLOB_SIZE; ++size) {
+    PBP_CHECK_EQ(pbp::format::crc32_by_nibbles(blob.bytes, size),
+                 pbp::format::crc32_by_bytes(blob.bytes, size));
+  }
+}

@@ -515,7 +515,8 @@ PBP_TEST(int8_scale_status) {  // every int8 path: int8_test.cpp
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_SCALE);
 }
 
-// A learn_check section out of range (every field: tests/host/learn/learn_restart_test.cpp).
+// A learn_check section out of range (every field: tests/host/learn/learn_restart_test.cpp): a
+// reader that only predicts opens the blob; the learner refuses it and writes nothing.
 PBP_TEST(learn_check_status) {
   pbp_model& model = pbp_test::shared_models()[0];
   pbp_learner learner;  // on the stack, as learner_statuses'
@@ -529,7 +530,11 @@ PBP_TEST(learn_check_status) {
   const uint32_t at = static_cast<uint32_t>(size) - 4u - fmt::learn_check::kSize;
   set_u32(written + at + fmt::learn_check::kFlags, 2u);
   fmt::store_u32(written + size - 4u, fmt::crc32(written, size - 4u));
-  EXPECT_STATUS(pbp_open(&model, written, size), PBP_ERR_BAD_LEARN_CHECK);
+  EXPECT_STATUS(pbp_open(&model, written, size), PBP_OK);
+  for (float& value : state) value = 7.0f;
+  EXPECT_STATUS(pbp_learn_init(&learner, &model, state, sizeof state), PBP_ERR_BAD_LEARN_CHECK);
+  PBP_CHECK_EQ(learner.learn_marker, 0u);
+  for (const float value : state) PBP_CHECK(value == 7.0f);
 }
 
 PBP_TEST(every_status_code_was_reached) {

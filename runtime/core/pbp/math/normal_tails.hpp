@@ -4,6 +4,7 @@
 #pragma once
 #include "bits.hpp"
 #include "normal.hpp"
+#include "pbp/loop_hints.hpp"
 #include "sqrt.hpp"
 
 namespace pbp {
@@ -93,11 +94,7 @@ inline NormalTails<T> fast_tails_from(T x, T y, T half_e) {
 /// which need agreement with the trainer to 1e-5, use it.
 // Size builds keep one out-of-line copy for both callers (ReLU moments, interval); speed builds
 // inline it, which lets the ReLU loop vectorise.
-#if defined(__OPTIMIZE_SIZE__)
-__attribute__((noinline))
-#endif
-inline NormalTails<float>
-normal_tails_fast(float x) {
+PBP_SIZE_NOINLINE inline NormalTails<float> normal_tails_fast(float x) {
   const float a = abs(x);
   const float ac = a < 0x1p+60f ? a : 0x1p+60f;  // keeps 2a and a^2 finite; NaN -> 2^60
   // erfcx(a / sqrt 2) = (1 + s R(s - 1)) / (1 + a), s = 2a / (a + K) (erfcx_kernel's form).
