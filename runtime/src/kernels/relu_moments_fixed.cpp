@@ -93,21 +93,22 @@ inline Tails tails(int32_t alpha) {
 inline Wide square_plus(Normalised m, uint32_t v_magnitude) {
   const uint32_t square = mul_high(m.m, m.m) >> 1;  // m^2 = square 2^(2 e + 33)
   const int32_t e_square = 2 * m.e + 33;
-  if (v_magnitude == 0) return wide(square, e_square);
+  if (v_magnitude == 0) return {square, e_square};
   const Normalised v = normalise(v_magnitude);
   const uint32_t half_v = v.m >> 1;  // v = half_v 2^(e + 1)
   const int32_t e_v = v.e + 1;
   const int32_t e = e_square > e_v ? e_square : e_v;
   const auto aligned = [e](uint32_t x, int32_t ex) { return e - ex >= 32 ? 0u : x >> (e - ex); };
-  return wide(aligned(square, e_square) + aligned(half_v, e_v), e);
+  return {aligned(square, e_square) + aligned(half_v, e_v), e};
 }
 
 // The moments where |alpha| >= 6 (or v = 0): 0 for m <= 0, else (m, m^2 + v, v).
 Moments limit_moments(uint32_t m_magnitude, uint32_t v_magnitude) {
   if (m_magnitude == 0) return {{0u, 0}, {0u, 0}, {0u, 0}};
   const Normalised mn = normalise(m_magnitude);
-  const Normalised vn = v_magnitude != 0 ? normalise(v_magnitude) : Normalised{0u, 0};
-  return {{mn.m, mn.e}, square_plus(mn, v_magnitude), {vn.m, vn.e}};
+  const s8_s16::Unpacked vu =
+      v_magnitude != 0 ? s8_s16::unpack(v_magnitude) : s8_s16::Unpacked{0u, 0};
+  return {{mn.m, mn.e}, square_plus(mn, v_magnitude), {vu.significand, vu.exponent}};
 }
 
 // alpha = m / sqrt(v) in Q28 for v > 0, or kTableEnd where |alpha| >= 6 (the limits).
@@ -129,6 +130,8 @@ inline int32_t standardised_mean(uint32_t m_magnitude, bool negative, const Root
   return negative ? -alpha : alpha;
 }
 
+// A unit's moments as m 2^e each, m not normalised (0 for 0): the caller normalises them
+// (relu_moments_fixed) or shifts them to its layer's fixed point (relu_units_fixed).
 __attribute__((always_inline)) inline Moments unit_moments(float m, float v) {
   const uint32_t m_bits = float_bits(m);
   const uint32_t m_magnitude = m_bits & 0x7FFFFFFFu;
@@ -145,56 +148,78 @@ __attribute__((always_inline)) inline Moments unit_moments(float m, float v) {
       const uint32_t h_q24 = h < 0 ? 0u : static_cast<uint32_t>(h);
       const uint32_t k_q24 = k < 0 ? 0u : static_cast<uint32_t>(k);
       // A = sd g: Q30 x Q28 -> Q26; B = v h, C = v k: x (Q32) x Q24 -> Q24, times 2^(e + 32)
-      return {wide(mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26),
-              wide(mul_high(root.x, h_q24), root.e + 8), wide(mul_high(root.x, k_q24), root.e + 8)};
+      return {{mul_high(root.sqrt_x, static_cast<uint32_t>(tl.partial_mean)), half - 26},
+              {mul_high(root.x, h_q24), root.e + 8},
+              {mul_high(root.x, k_q24), root.e + 8}};
     }
   }
   // |alpha| >= 6 or v = 0: the limits, off (0) or on (m, m^2 + v, v)
   return limit_moments(negative ? 0u : m_magnitude, v_magnitude);
 }
 
-constexpr Wide kWideOne{0x80000000u, -31};
-// top = the larger of top and x, field by field (a struct copy is a library call on Thumb-1).
-inline void widen(Wide& top, const Wide& x) {
-  if (x.m != 0 && (top.m == 0 || x.e > top.e || (x.e == top.e && x.m > top.m))) {
-    top.m = x.m;
-    top.e = x.e;
-  }
+// A positive finite float's bits to an exponent b with x < 2^b (any b for 0: kNothing).
+constexpr int32_t kNothing = -400;
+inline int32_t exponent_above(uint32_t magnitude) {
+  return magnitude == 0 ? kNothing : static_cast<int32_t>(magnitude >> 23) - 126;
 }
-inline uint32_t pack_exponents(int32_t a, int32_t b, int32_t c) {
-  const auto field = [](int32_t e) { return static_cast<uint32_t>(e + 512) & 0x3FFu; };
-  return field(a) | field(b) << 10 | field(c) << 20;
+inline int32_t larger(int32_t a, int32_t b) {
+  return a > b ? a : b;
+}
+// m 2^e in the layer's fixed point, value 2^-scale (truncated; the bounds keep it below 2^32).
+inline uint32_t to_fixed(const Wide& x, int32_t scale) {
+  const int32_t shift = x.e - scale;
+  if (shift >= 0) return x.m << shift;
+  return shift <= -32 ? 0u : x.m >> -shift;
 }
 inline void store_word(float* buffer, uint32_t k, uint32_t word) {
   buffer[k] = math::detail::from_bits<float>(word);
-}
-inline bool is_finite(float x) {
-  return (float_bits(x) & 0x7FFFFFFFu) < 0x7F800000u;
 }
 
 }  // namespace
 
 Moments relu_moments_fixed(float m, float v) {
-  return unit_moments(m, v);
+  const Moments r = unit_moments(m, v);
+  return {wide(r.mean.m, r.mean.e), wide(r.square.m, r.square.e), wide(r.variance.m, r.variance.e)};
 }
 
-bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_mantissas, float* exponents,
-                      Largest& largest) {
-  Wide top_a = kWideOne, top_b = kWideOne, top_c{0u, 0};
+// Each moment's layer bound 2^b, from the largest positive mean M and variance V (and the bias
+// unit's 1 for A and B): A <= max(m, 0) + phi(0) sd < 2^(max(bM, bV / 2) + 1), B <= max(m, 0)^2
+// + v < 2^(max(2 bM, bV) + 1), C <= v (ReLU is 1-Lipschitz) < 2^bV. Each is held as value
+// 2^(31 - b): below 2^31, and below 2^32 with the fixed-point steps' own errors (relative 1e-6).
+bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_values, Scales& scales) {
+  int32_t largest_m = 0;     // bits of the largest mean, as signed: the largest positive one
+  uint32_t magnitudes = 0u;  // the largest |m| and |v| bits, for the finite check
+  uint32_t largest_v = 0u;
   for (uint32_t k = 0; k < n; ++k) {
-    if (!is_finite(z_mean[k]) || !is_finite(z_var[k])) return false;
-    const Moments r = unit_moments(z_mean[k], z_var[k]);
-    widen(top_a, r.mean);
-    widen(top_b, r.square);
-    widen(top_c, r.variance);
-    store_word(z_mean, k, r.mean.m);
-    store_word(z_var, k, r.square.m);
-    store_word(c_mantissas, k, r.variance.m);
-    store_word(exponents, k, pack_exponents(r.mean.e, r.square.e, r.variance.e));
+    const uint32_t m = float_bits(z_mean[k]), v = float_bits(z_var[k]) & 0x7FFFFFFFu;
+    const int32_t signed_m = static_cast<int32_t>(m);
+    largest_m = signed_m > largest_m ? signed_m : largest_m;
+    const uint32_t m_magnitude = m & 0x7FFFFFFFu;
+    magnitudes = m_magnitude > magnitudes ? m_magnitude : magnitudes;
+    largest_v = v > largest_v ? v : largest_v;
   }
-  largest.a = top_a;
-  largest.b = top_b;
-  largest.c = top_c;
+  if (magnitudes >= 0x7F800000u || largest_v >= 0x7F800000u) return false;
+  const int32_t b_m = exponent_above(static_cast<uint32_t>(largest_m));
+  const int32_t b_v = exponent_above(largest_v);
+  const int32_t half_v = b_v >= 0 ? (b_v + 1) / 2 : -(-b_v / 2);  // >= b_v / 2
+  scales.a = larger(larger(b_m, half_v), 0) + 1 - 31;
+  scales.b = larger(larger(2 * b_m, b_v), 0) + 1 - 31;
+  scales.c = b_v - 31;
+  uint32_t top_a = to_fixed({1u, 0}, scales.a), top_b = to_fixed({1u, 0}, scales.b), top_c = 0u;
+  for (uint32_t k = 0; k < n; ++k) {
+    const Moments r = unit_moments(z_mean[k], z_var[k]);
+    const uint32_t a = to_fixed(r.mean, scales.a), b = to_fixed(r.square, scales.b),
+                   c = to_fixed(r.variance, scales.c);
+    top_a = a > top_a ? a : top_a;
+    top_b = b > top_b ? b : top_b;
+    top_c = c > top_c ? c : top_c;
+    store_word(z_mean, k, a);
+    store_word(z_var, k, b);
+    store_word(c_values, k, c);
+  }
+  scales.top_a = top_a;
+  scales.top_b = top_b;
+  scales.top_c = top_c;
   return true;
 }
 
