@@ -54,11 +54,13 @@ inline Root reciprocal_root(uint32_t v_magnitude) {
   Root root;
   root.x = (n.e & 1) != 0 ? n.m >> 1 : n.m;
   root.e = (n.e & 1) != 0 ? n.e + 1 : n.e;
-  uint32_t r = uint32_t{kRsqrtSeed[(root.x >> 24) - 64u]} << 15;
-  for (int step = 0; step < 2; ++step) {  // r (3 - x r^2) / 2: Q30 x Q28 -> Q26, then to Q30
-    const uint32_t x_r2 = mul_high(root.x, mul_high(r, r));
-    r = mul_high(r, kThreeQ28 - x_r2) << 3;
-  }
+  // r (3 - x r^2) / 2: Q30 x Q28 -> Q26, then to Q30; twice, the first from the 16-bit seed
+  // s (r = s 2^15), whose products need no 32 x 32 multiply: r^2 2^-32 = s^2 / 4, and
+  // r y 2^-32 = s y 2^-17 = (s y_high + (s y_low >> 16)) >> 1 exactly (y < 2^30: no overflow)
+  const uint32_t seed = kRsqrtSeed[(root.x >> 24) - 64u];
+  const uint32_t y = kThreeQ28 - mul_high(root.x, (seed * seed) >> 2);
+  uint32_t r = ((seed * (y >> 16) + ((seed * (y & 0xFFFFu)) >> 16)) >> 1) << 3;
+  r = mul_high(r, kThreeQ28 - mul_high(root.x, mul_high(r, r))) << 3;
   root.r = r;
   root.sqrt_x = mul_high(root.x, r);
   return root;
@@ -75,16 +77,16 @@ inline Tails tails(int32_t alpha) {
   const int32_t t = static_cast<int32_t>(from_first - (i << 25)) * 8;  // Q31, |t| <= 2^27
   const int32_t node = static_cast<int32_t>(i) - 48;                   // alpha_i = node / 8
   const int32_t cdf = kCdf[i], pdf = kPdf[i];
-  const int32_t a_pdf = node * (pdf >> 3);          // alpha_i phi_i, Q30
-  const int32_t cubic = node * (a_pdf >> 3) - pdf;  // (alpha_i^2 - 1) phi_i, Q30
-  const int32_t t2 = mul_high(t, t);                // Q30
-  const int32_t t3 = mul_high(t2, t);               // Q29
+  const int32_t a_pdf = node * (pdf >> 3);                 // alpha_i phi_i, Q30
+  const int32_t cubic = node * (a_pdf >> 3) - pdf;         // (alpha_i^2 - 1) phi_i, Q30
+  const int32_t t2 = mul_high(t, t);                       // Q30
+  const int32_t t3_6 = mul_high(mul_high(t2, t), kSixth);  // t^3 / 6, Q29
   // Phi = Phi_i + phi_i t - alpha_i phi_i t^2/2 + (alpha_i^2 - 1) phi_i t^3/6
-  const int32_t phi_q29 = (cdf >> 1) + mul_high(pdf, t) - mul_high(a_pdf, t2) +
-                          mul_high(mul_high(cubic, t3), kSixth) * 4;
+  const int32_t phi_q29 =
+      (cdf >> 1) + mul_high(pdf, t) - mul_high(a_pdf, t2) + mul_high(cubic, t3_6) * 4;
   // g = g_i + Phi_i t + phi_i t^2/2 - alpha_i phi_i t^3/6
   const int32_t g_q28 = kPartialMean[i] + (mul_high(cdf, t) >> 1) + (mul_high(pdf, t2) >> 1) -
-                        mul_high(mul_high(a_pdf, t3), kSixth) * 2;
+                        mul_high(a_pdf, t3_6) * 2;
   return {phi_q29 < 0 ? 0 : phi_q29, g_q28 < 0 ? 0 : g_q28};
 }
 
