@@ -157,9 +157,18 @@ inline int32_t code_shift(uint32_t top) {  // top != 0
   if (shift > 0 && ((top >> (shift - 1)) + 1u) >> 1 > uint32_t{kCodeMax}) ++shift;
   return shift;
 }
-inline int32_t fixed_code(uint32_t word, int32_t shift) {
-  if (shift <= 0) return static_cast<int32_t>(word << -shift);
-  return static_cast<int32_t>(((word >> (shift - 1)) + 1u) >> 1);
+// A vector's code of a word w, one expression whatever the shift s: ((w << left) >> right + 1)
+// >> 1, which is round(w 2^-s) (halves up) for s > 0 (left 0, right s - 1) and w 2^-s for s <= 0
+// (left 1 - s, right 0: an even number plus 1, halved; w < 2^15 there, so no bit is lost).
+struct CodeShift {
+  uint32_t left, right;
+};
+inline CodeShift code_shifts(int32_t shift) {
+  return shift > 0 ? CodeShift{0u, static_cast<uint32_t>(shift - 1)}
+                   : CodeShift{static_cast<uint32_t>(1 - shift), 0u};
+}
+inline int32_t fixed_code(uint32_t word, CodeShift s) {
+  return static_cast<int32_t>((((word << s.left) >> s.right) + 1u) >> 1);
 }
 
 // The codes of units whose ReLU moments relu_units_fixed left in fixed point (A's words over
@@ -169,12 +178,23 @@ __attribute__((noinline)) void codes_of_fixed(uint32_t n, float* z_mean, float* 
                                               const float* c_words,
                                               const relu_fixed::Scales& scales, Codes& codes) {
   using relu_fixed::load_word;
-  const int32_t sa = code_shift(scales.top_a), sb = code_shift(scales.top_b);
-  const bool has_c = scales.top_c != 0;
-  const int32_t sc = has_c ? code_shift(scales.top_c) : 0;
-  codes.ea = scales.a + sa;
-  codes.eb = scales.b + sb;
-  codes.ec = has_c ? scales.c + sc : 0;
+  // the bias unit's 1 in each fixed point (0 below its last bit: then eA > 0 and the rows add
+  // the bias's mean in float)
+  const auto one = [](int32_t scale) { return scale > 0 ? 0u : 1u << -scale; };
+  uint32_t top_a = one(scales.a), top_b = one(scales.b), top_c = 0u;  // each vector's largest
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t a = load_word(z_mean, k), b = load_word(z_var, k), c = load_word(c_words, k);
+    top_a = a > top_a ? a : top_a;
+    top_b = b > top_b ? b : top_b;
+    top_c = c > top_c ? c : top_c;
+  }
+  const int32_t shift_a = code_shift(top_a), shift_b = code_shift(top_b);
+  const bool has_c = top_c != 0;
+  const int32_t shift_c = has_c ? code_shift(top_c) : 0;
+  codes.ea = scales.a + shift_a;
+  codes.eb = scales.b + shift_b;
+  codes.ec = has_c ? scales.c + shift_c : 0;
+  const CodeShift sa = code_shifts(shift_a), sb = code_shifts(shift_b), sc = code_shifts(shift_c);
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
   uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
   const uint32_t grouped = grouped_count(n);
@@ -193,9 +213,6 @@ __attribute__((noinline)) void codes_of_fixed(uint32_t n, float* z_mean, float* 
     store_ab_single(ab, k, a, fixed_code(load_word(z_var, k), sb));
     if (has_c) store_code(c_bytes, k, fixed_code(load_word(c_words, k), sc));
   }
-  // the bias unit's 1 in each fixed point (0 below its last bit: then eA > 0 and the rows add
-  // the bias's mean in float)
-  const auto one = [](int32_t scale) { return scale > 0 ? 0u : scale <= -32 ? 0u : 1u << -scale; };
   codes.bias_a = fixed_code(one(scales.a), sa);
   codes.bias_b = fixed_code(one(scales.b), sb);
   codes.ab = ab;

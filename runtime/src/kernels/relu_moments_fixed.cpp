@@ -42,6 +42,20 @@ constexpr int32_t kSixth = 715827883;   // 2^32 / 6: mul_high(x, kSixth) = x / 6
 constexpr int32_t kTableEnd = 6 << 28;  // |alpha| < 6 in Q28 takes the table
 constexpr uint32_t kThreeQ28 = 3u << 28;
 
+// The first Newton step r (3 - x r^2) / 2 of 1/sqrt(x) (Q30) from the 16-bit seed s, r = s 2^15.
+// Thumb-1 has no long multiply (a 32 x 32 high word is four 16 x 16 products): there r^2 2^-32 =
+// s^2 / 4 and r y 2^-32 = s y 2^-17 = (s y_high + (s y_low >> 16)) >> 1 (y < 2^30: no overflow),
+// the same integers.
+inline uint32_t first_newton_step(uint32_t seed, uint32_t x) {
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+  const uint32_t y = kThreeQ28 - mul_high(x, (seed * seed) >> 2);
+  return ((seed * (y >> 16) + ((seed * (y & 0xFFFFu)) >> 16)) >> 1) << 3;
+#else
+  const uint32_t r = seed << 15;
+  return mul_high(r, kThreeQ28 - mul_high(x, mul_high(r, r))) << 3;
+#endif
+}
+
 // sd = v's square root: v = x 2^(e + 32) with e even and x in [1/4, 1); r = 1/sqrt(x) in Q30.
 struct Root {
   uint32_t x;       // Q32
@@ -54,12 +68,8 @@ inline Root reciprocal_root(uint32_t v_magnitude) {
   Root root;
   root.x = (n.e & 1) != 0 ? n.m >> 1 : n.m;
   root.e = (n.e & 1) != 0 ? n.e + 1 : n.e;
-  // r (3 - x r^2) / 2: Q30 x Q28 -> Q26, then to Q30; twice, the first from the 16-bit seed
-  // s (r = s 2^15), whose products need no 32 x 32 multiply: r^2 2^-32 = s^2 / 4, and
-  // r y 2^-32 = s y 2^-17 = (s y_high + (s y_low >> 16)) >> 1 exactly (y < 2^30: no overflow)
-  const uint32_t seed = kRsqrtSeed[(root.x >> 24) - 64u];
-  const uint32_t y = kThreeQ28 - mul_high(root.x, (seed * seed) >> 2);
-  uint32_t r = ((seed * (y >> 16) + ((seed * (y & 0xFFFFu)) >> 16)) >> 1) << 3;
+  // r (3 - x r^2) / 2: Q30 x Q28 -> Q26, then to Q30; twice, the first from the seed
+  uint32_t r = first_newton_step(kRsqrtSeed[(root.x >> 24) - 64u], root.x);
   r = mul_high(r, kThreeQ28 - mul_high(root.x, mul_high(r, r))) << 3;
   root.r = r;
   root.sqrt_x = mul_high(root.x, r);
@@ -123,7 +133,8 @@ inline int32_t standardised_mean(uint32_t m_magnitude, bool negative, const Root
   const int32_t shift = mn.e + 30 - half;
   int32_t alpha;
   if (shift >= 0) {
-    if (shift > 3 || (uint64_t{x} << shift) >= uint64_t{kTableEnd}) return kTableEnd;
+    // x 2^shift >= kTableEnd, without a 64-bit shift (kTableEnd is a multiple of 2^3)
+    if (shift > 3 || x >= static_cast<uint32_t>(kTableEnd >> shift)) return kTableEnd;
     alpha = static_cast<int32_t>(x << shift);
   } else {
     alpha = -shift >= 32 ? 0 : static_cast<int32_t>(x >> -shift);
@@ -207,21 +218,12 @@ bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_values, 
   scales.a = larger(larger(b_m, half_v), 0) + 1 - 31;
   scales.b = larger(larger(2 * b_m, b_v), 0) + 1 - 31;
   scales.c = b_v - 31;
-  uint32_t top_a = to_fixed({1u, 0}, scales.a), top_b = to_fixed({1u, 0}, scales.b), top_c = 0u;
   for (uint32_t k = 0; k < n; ++k) {
     const Moments r = unit_moments(z_mean[k], z_var[k]);
-    const uint32_t a = to_fixed(r.mean, scales.a), b = to_fixed(r.square, scales.b),
-                   c = to_fixed(r.variance, scales.c);
-    top_a = a > top_a ? a : top_a;
-    top_b = b > top_b ? b : top_b;
-    top_c = c > top_c ? c : top_c;
-    store_word(z_mean, k, a);
-    store_word(z_var, k, b);
-    store_word(c_values, k, c);
+    store_word(z_mean, k, to_fixed(r.mean, scales.a));
+    store_word(z_var, k, to_fixed(r.square, scales.b));
+    store_word(c_values, k, to_fixed(r.variance, scales.c));
   }
-  scales.top_a = top_a;
-  scales.top_b = top_b;
-  scales.top_c = top_c;
   return true;
 }
 

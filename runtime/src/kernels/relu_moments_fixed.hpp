@@ -53,13 +53,11 @@ Moments relu_moments_fixed(float m, float v);
 
 // The moments of n units in place, in one fixed point per moment and layer (value = word
 // 2^scale), chosen before the units from bounds on the layer's largest mean and variance (the
-// .cpp), so that the next int8 layer's codes are one rounding shift per vector: unit k's A, B and
-// C words go over z_mean[k], z_var[k] and c_values[k] (load_word), each vector's largest (A's
-// and B's at least the bias unit's 1) into `scales`. False where a moment is not finite (the
-// buffers then hold nothing usable).
+// .cpp; every word below 2^32), so that the next int8 layer's codes are one rounding shift per
+// vector: unit k's A, B and C words go over z_mean[k], z_var[k] and c_values[k] (load_word).
+// False where a moment is not finite (the buffers then hold nothing usable).
 struct Scales {
-  int32_t a, b, c;               // A's, B's and C's words count 2^a, 2^b, 2^c
-  uint32_t top_a, top_b, top_c;  // each vector's largest word (top_c == 0: every C is 0)
+  int32_t a, b, c;  // A's, B's and C's words count 2^a, 2^b, 2^c
 };
 bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_values, Scales& scales);
 
