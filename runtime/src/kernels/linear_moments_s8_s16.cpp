@@ -148,66 +148,86 @@ __attribute__((noinline)) bool codes_of_moments(uint32_t n, float* z_mean, float
   return true;
 }
 
-// After the fixed-point ReLU (relu_moments_fixed.hpp), whose A, B, C are wide numbers m 2^e.
-using relu_fixed::Wide;
-// The codes' exponent of a vector whose largest is `top` (m != 0): the least keeping
-// round(m 2^(e - x)) <= kCodeMax, as code_exponent does for floats.
-inline int32_t wide_code_exponent(Wide top) {
-  return top.e + (((top.m >> 16) + 1u) >> 1 > uint32_t{kCodeMax} ? 18 : 17);
+// After the fixed-point ReLU (relu_moments_fixed.hpp), whose A, B, C are words in one fixed point
+// per vector: each vector's codes are its words shifted right by s, rounded (halves up), s the
+// least keeping the largest word's code at most kCodeMax (or a left shift for a largest below
+// 2^15: exact), as code_exponent does for floats.
+inline int32_t code_shift(uint32_t top) {  // top != 0
+  int32_t shift = bit_length(top) - 15;
+  if (shift > 0 && ((top >> (shift - 1)) + 1u) >> 1 > uint32_t{kCodeMax}) ++shift;
+  return shift;
 }
-inline int32_t wide_code(uint32_t m, int32_t e, int32_t x) {  // round(m 2^(e - x)), x - e >= 17
-  const int32_t shift = x - e;
-  return m == 0 || shift > 32 ? 0 : static_cast<int32_t>(((m >> (shift - 1)) + 1u) >> 1);
+// A vector's code of a word w, one expression whatever the shift s: ((w << left) >> right + 1)
+// >> 1, which is round(w 2^-s) (halves up) for s > 0 (left 0, right s - 1) and w 2^-s for s <= 0
+// (left 1 - s, right 0: an even number plus 1, halved; w < 2^15 there, so no bit is lost).
+struct CodeShift {
+  uint32_t left, right;
+};
+inline CodeShift code_shifts(int32_t shift) {
+  return shift > 0 ? CodeShift{0u, static_cast<uint32_t>(shift - 1)}
+                   : CodeShift{static_cast<uint32_t>(1 - shift), 0u};
+}
+inline int32_t fixed_code(uint32_t word, CodeShift s) {
+  return static_cast<int32_t>((((word << s.left) >> s.right) + 1u) >> 1);
 }
 
-// The codes of units whose ReLU moments relu_units_fixed left wide (A's mantissas over z_mean,
-// B's over z_var, C's over a_mean, the exponents over a_var): a group's codes over its own z_mean
-// words (ab) and C's over z_var's words k / 2 .. k / 2 + 1 (B's, read by then).
-__attribute__((noinline)) void codes_of_wide(uint32_t n, float* z_mean, float* z_var,
-                                             const float* a_mean, const float* a_var,
-                                             const relu_fixed::Largest& largest, Codes& codes) {
+// The codes of units whose ReLU moments relu_units_fixed left in fixed point (A's words over
+// z_mean, B's over z_var, C's over c_words): a group's codes over its own z_mean words (ab) and
+// C's over z_var's words k / 2 .. k / 2 + 1 (B's, read by then).
+__attribute__((noinline)) void codes_of_fixed(uint32_t n, float* z_mean, float* z_var,
+                                              const float* c_words,
+                                              const relu_fixed::Scales& scales, Codes& codes) {
   using relu_fixed::load_word;
-  using relu_fixed::unpack_exponent;
-  codes.ea = wide_code_exponent(largest.a);
-  codes.eb = wide_code_exponent(largest.b);
-  const bool has_c = largest.c.m != 0;
-  codes.ec = has_c ? wide_code_exponent(largest.c) : 0;
-  const auto unit_codes = [&](uint32_t k, int32_t& a, int32_t& b, int32_t& c) {
-    const uint32_t exponents = load_word(a_var, k);
-    a = wide_code(load_word(z_mean, k), unpack_exponent(exponents, 0), codes.ea);
-    b = wide_code(load_word(z_var, k), unpack_exponent(exponents, 1), codes.eb);
-    c = has_c ? wide_code(load_word(a_mean, k), unpack_exponent(exponents, 2), codes.ec) : 0;
-  };
+  // the bias unit's 1 in each fixed point (0 below its last bit: then eA > 0 and the rows add
+  // the bias's mean in float)
+  const auto one = [](int32_t scale) { return scale > 0 ? 0u : 1u << -scale; };
+  uint32_t top_a = one(scales.a), top_b = one(scales.b), top_c = 0u;  // each vector's largest
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t a = load_word(z_mean, k), b = load_word(z_var, k), c = load_word(c_words, k);
+    top_a = a > top_a ? a : top_a;
+    top_b = b > top_b ? b : top_b;
+    top_c = c > top_c ? c : top_c;
+  }
+  const int32_t shift_a = code_shift(top_a), shift_b = code_shift(top_b);
+  const bool has_c = top_c != 0;
+  const int32_t shift_c = has_c ? code_shift(top_c) : 0;
+  codes.ea = scales.a + shift_a;
+  codes.eb = scales.b + shift_b;
+  codes.ec = has_c ? scales.c + shift_c : 0;
+  const CodeShift sa = code_shifts(shift_a), sb = code_shifts(shift_b), sc = code_shifts(shift_c);
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
   uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
   const uint32_t grouped = grouped_count(n);
   for (uint32_t k = 0; k < grouped; k += 4u) {
     int32_t a[4], b[4], c[4];
-    for (uint32_t i = 0; i < 4u; ++i) unit_codes(k + i, a[i], b[i], c[i]);
+    for (uint32_t i = 0; i < 4u; ++i) {
+      a[i] = fixed_code(load_word(z_mean, k + i), sa);
+      b[i] = fixed_code(load_word(z_var, k + i), sb);
+      c[i] = fixed_code(load_word(c_words, k + i), sc);
+    }
     store_ab_group(ab, k, a, b);
     if (has_c) store_c_group(c_bytes, k, c);
   }
   for (uint32_t k = grouped; k < n; ++k) {
-    int32_t a, b, c;
-    unit_codes(k, a, b, c);
-    store_ab_single(ab, k, a, b);
-    if (has_c) store_code(c_bytes, k, c);
+    const int32_t a = fixed_code(load_word(z_mean, k), sa);
+    store_ab_single(ab, k, a, fixed_code(load_word(z_var, k), sb));
+    if (has_c) store_code(c_bytes, k, fixed_code(load_word(c_words, k), sc));
   }
-  codes.bias_a = round_magnitude(kOneBits, codes.ea);
-  codes.bias_b = round_magnitude(kOneBits, codes.eb);
+  codes.bias_a = fixed_code(one(scales.a), sa);
+  codes.bias_b = fixed_code(one(scales.b), sb);
   codes.ab = ab;
   codes.c = has_c ? c_bytes : nullptr;
 }
 
-// The ReLU moments of units with moments (z_mean, z_var) (kept wide in z_mean, z_var, a_mean and
-// a_var, all free: the rows write a_mean and a_var later), then their codes. Out of line, as the
-// other two codes_of_, and each step a call of its own: their frames and the rows' are on
-// separate stack paths (the predict stack budget).
+// The ReLU moments of units with moments (z_mean, z_var) (in fixed point in z_mean, z_var and
+// a_mean, all free: the rows write a_mean later), then their codes. Out of line, as the other
+// two codes_of_, and each step a call of its own: their frames and the rows' are on separate
+// stack paths (the predict stack budget).
 __attribute__((noinline)) bool codes_of_relu(uint32_t n, float* z_mean, float* z_var, float* a_mean,
-                                             float* a_var, Codes& codes) {
-  relu_fixed::Largest largest;
-  if (!relu_fixed::relu_units_fixed(n, z_mean, z_var, a_mean, a_var, largest)) return false;
-  codes_of_wide(n, z_mean, z_var, a_mean, a_var, largest, codes);
+                                             Codes& codes) {
+  relu_fixed::Scales scales;
+  if (!relu_fixed::relu_units_fixed(n, z_mean, z_var, a_mean, scales)) return false;
+  codes_of_fixed(n, z_mean, z_var, a_mean, scales, codes);
   return true;
 }
 
@@ -394,7 +414,7 @@ void relu_linear_moments_s8_s16(const pbp_layer& layer, float* z_mean, float* z_
                                 float* a_var) {
   const uint32_t n = layer.inputs;
   Codes codes;
-  const bool finite = codes_of_relu(n, z_mean, z_var, a_mean, a_var, codes);
+  const bool finite = codes_of_relu(n, z_mean, z_var, a_mean, codes);
   rows_or_nan(layer, finite, codes, a_mean, a_var);
 }
 

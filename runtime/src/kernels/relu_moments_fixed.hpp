@@ -14,12 +14,12 @@
 // (relative error below 2^-24). Beyond: alpha >= 6 gives A = m, B = m^2 + v, C = v (the limits,
 // off by less than 1e-8 relative), alpha <= -6 gives 0 (below 2e-10 sd). Absolute errors are
 // below 1e-6 sd (A) and 1e-6 v (B, C): small against the codes' 2^-15 of the layer's largest.
-// The results stay in 32-bit fixed point with an exponent each (no float rounding), so the next
-// layer's codes are one rounding shift of them.
+// The results stay in 32-bit fixed point (no float rounding), so the next layer's codes are one
+// rounding shift of them.
 //
 // Parameters: relu_moments_fixed takes m finite and v finite and >= 0; relu_units_fixed n unit
-// moments (n in 1 .. PBP_MAX_UNITS), any values (false for a non-finite one), its buffers of n
-// words each, not overlapping. The node tables (relu_fixed_table.cpp) are generated.
+// moments (n in 1 .. PBP_MAX_UNITS), any values (false for a non-finite one), its three buffers
+// of n words each, not overlapping. The node tables (relu_fixed_table.cpp) are generated.
 #pragma once
 #include <stdint.h>
 
@@ -51,27 +51,20 @@ struct Moments {
 // checks): v == 0 gives the deterministic ReLU, (max(m, 0), max(m, 0)^2, 0).
 Moments relu_moments_fixed(float m, float v);
 
-// The moments of n units in place, as the next int8 layer's codes want them (one loop, the unit
-// function inlined): unit k's A, B and C mantissas go over z_mean[k], z_var[k] and c_mantissas[k]
-// (words in float slots: load_word), its three exponents into exponents[k] (unpack_exponent);
-// `largest` gets each vector's largest (by exponent, then mantissa), A's and B's at least 1.0
-// (the bias unit). False where a moment is not finite (the buffers then hold nothing usable).
-struct Largest {
-  Wide a, b, c;  // c.m == 0: every C is 0
+// The moments of n units in place, in one fixed point per moment and layer (value = word
+// 2^scale), chosen before the units from bounds on the layer's largest mean and variance (the
+// .cpp; every word below 2^32), so that the next int8 layer's codes are one rounding shift per
+// vector: unit k's A, B and C words go over z_mean[k], z_var[k] and c_values[k] (load_word).
+// False where a moment is not finite (the buffers then hold nothing usable).
+struct Scales {
+  int32_t a, b, c;  // A's, B's and C's words count 2^a, 2^b, 2^c
 };
-bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_mantissas, float* exponents,
-                      Largest& largest);
+bool relu_units_fixed(uint32_t n, float* z_mean, float* z_var, float* c_values, Scales& scales);
 
 // A 32-bit word in a float's place, as that float's bits (a float load or store keeps any bit
 // pattern; a word-sized memcpy would be a library call on Thumb-1).
 inline uint32_t load_word(const float* buffer, uint32_t k) {
   return math::detail::to_bits(buffer[k]);
 }
-// Exponent `index` (0: A, 1: B, 2: C) of a unit's packed word: three 10-bit fields, each
-// e + 512 (floats' range allows -330 .. 230).
-inline int32_t unpack_exponent(uint32_t word, uint32_t index) {
-  return static_cast<int32_t>((word >> (10u * index)) & 0x3FFu) - 512;
-}
-
 }  // namespace pbp::detail::relu_fixed
 #endif
