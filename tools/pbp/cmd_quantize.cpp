@@ -17,52 +17,75 @@
 #include "pbp/pbp.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/option_names.hpp"
 #include "quantisation_report.hpp"
 #include "train_setup.hpp"
 
 namespace pbp::cli {
 namespace {
 
-const char* const kUsage =
-    "usage: pbp quantize IN.pbp --storage float16|int8|int8-logvar|float32 --out OUT.pbp\n"
-    "                    [--data TRAIN [--fallback auto|float16|none]]\n"
-    "\n"
-    "Rewrites a model blob with its layers' weight means and variances in another storage type\n"
-    "(runtime/FORMAT.md): float16 takes 4 bytes per weight instead of 8, each value rounded to\n"
-    "the nearest half (relative error <= 2^-11 for |w| >= 2^-14); int8 about 2 (a mean is s q,\n"
-    "q in -127..127 with a scale s per row; a variance w u^2, u in 1..255 with one scale w per\n"
-    "layer); int8-logvar the same size, with the same means and a variance about t 2^(c/8),\n"
-    "c in 0..255, for layers whose variances span more than 255^2 : 1. Gammas, standardisation\n"
-    "and metadata are kept as they are. Writes OUT atomically and prints the sizes and the\n"
-    "largest rounding error of the means and variances. The result is byte for byte what\n"
-    "'pbp train --storage float16|int8|int8-logvar' writes for the same training run\n"
-    "(int8: given --data with the training rows).\n"
-    "\n"
-    "  --storage S    float16, int8, int8-logvar, or float32 (decodes a quantised blob's values\n"
-    "                 into float32)\n"
-    "  --out F        the blob to write\n"
-    "  --data F       int8: the model's training rows (a CSV with its inputs, or IDX images).\n"
-    "                 The layers are then rounded in order, each first moved to make up for\n"
-    "                 the rounding of those before it, and each row's means one at a time, each\n"
-    "                 rounding error spread over the row's later weights so that the layer's\n"
-    "                 sums over these rows change least (GPTQ's rounding; at most 4096 rows,\n"
-    "                 evenly spaced). Before that, each ReLU unit's weights in and out may be\n"
-    "                 scaled by powers of two that change no prediction, so that the layers'\n"
-    "                 variances fit their codes (the largest change is then measured against\n"
-    "                 the rescaled model);\n"
-    "                 without it, each to the nearest code. 'pbp train --storage int8' does this\n"
-    "                 with its training rows. Use training rows only: the rounding is fitted to "
-    "them.\n"
-    "  --by-position  match --data's CSV columns to the inputs by position (a model without\n"
-    "                 feature names needs it)\n"
-    "  --fallback F   int8 with --data, while the int8 weights would move the predictions on\n"
-    "                 these rows by more than 0.01 nats (mean KL) or the epistemic std by more\n"
-    "                 than 2 % (median): auto (default) moves layers from int8 to logarithmic\n"
-    "                 variance codes (no bigger) or to float16: of every mix (up to four\n"
-    "                 layers; more, one layer at a time), the one within both adding fewest\n"
-    "                 bytes, then moving fewest weights, then the closest; if none is within,\n"
-    "                 the closest); float16 only the moves to float16; none keeps every layer\n"
-    "                 int8 (and warns).\n";
+// The storage types' names come from their table (pbp/storage_types.hpp).
+std::string usage() {
+  const std::string storage = trainer::option_alternatives(trainer::kStorageNames);
+  return "usage: pbp quantize IN.pbp --storage " + storage +
+         " --out OUT.pbp\n"
+         "                    [--data TRAIN [--fallback auto|float16|none]]\n"
+         "\n"
+         "Rewrites a model blob with its layers' weight means and variances in another storage "
+         "type\n"
+         "(runtime/FORMAT.md): float16 takes 4 bytes per weight instead of 8, each value rounded "
+         "to\n"
+         "the nearest half (relative error <= 2^-11 for |w| >= 2^-14); int8 about 2 (a mean is s "
+         "q,\n"
+         "q in -127..127 with a scale s per row; a variance w u^2, u in 1..255 with one scale w "
+         "per\n"
+         "layer); int8-logvar the same size, with the same means and a variance about t 2^(c/8),\n"
+         "c in 0..255, for layers whose variances span more than 255^2 : 1. Gammas, "
+         "standardisation\n"
+         "and metadata are kept as they are. Writes OUT atomically and prints the sizes and the\n"
+         "largest rounding error of the means and variances. The result is byte for byte what\n"
+         "'pbp train --storage " +
+         storage +
+         "' writes for the same training run\n"
+         "(int8: given --data with the training rows).\n"
+         "\n"
+         "  --storage S    " +
+         trainer::option_choices(trainer::kStorageNames) +
+         "\n"
+         "                 (float32 decodes a quantised blob's values into float32)\n"
+         "  --out F        the blob to write\n"
+         "  --data F       int8: the model's training rows (a CSV with its inputs, or IDX "
+         "images).\n"
+         "                 The layers are then rounded in order, each first moved to make up for\n"
+         "                 the rounding of those before it, and each row's means one at a time, "
+         "each\n"
+         "                 rounding error spread over the row's later weights so that the layer's\n"
+         "                 sums over these rows change least (GPTQ's rounding; at most 4096 rows,\n"
+         "                 evenly spaced). Before that, each ReLU unit's weights in and out may "
+         "be\n"
+         "                 scaled by powers of two that change no prediction, so that the layers'\n"
+         "                 variances fit their codes (the largest change is then measured against\n"
+         "                 the rescaled model);\n"
+         "                 without it, each to the nearest code. 'pbp train --storage int8' does "
+         "this\n"
+         "                 with its training rows. Use training rows only: the rounding is fitted "
+         "to "
+         "them.\n"
+         "  --by-position  match --data's CSV columns to the inputs by position (a model without\n"
+         "                 feature names needs it)\n"
+         "  --fallback F   int8 with --data, while the int8 weights would move the predictions on\n"
+         "                 these rows by more than 0.01 nats (mean KL) or the epistemic std by "
+         "more\n"
+         "                 than 2 % (median): auto (default) moves layers from int8 to "
+         "logarithmic\n"
+         "                 variance codes (no bigger) or to float16: of every mix (up to four\n"
+         "                 layers; more, one layer at a time), the one within both adding fewest\n"
+         "                 bytes, then moving fewest weights, then the closest; if none is "
+         "within,\n"
+         "                 the closest); float16 only the moves to float16; none keeps every "
+         "layer\n"
+         "                 int8 (and warns).\n";
+}
 
 // The largest |quantised - original| over a kind of weight, absolute and relative to |original|.
 struct ErrorSummary {
@@ -129,7 +152,7 @@ int run(const std::string& path, const ParsedOptions& options) {
 int command_quantize(const Arguments& args) {
   const CommandDefinition command{
       "quantize",
-      kUsage,
+      usage(),
       {{"storage", true}, {"out", true}, {"data"}, {"fallback"}, {"by-position", false}}};
   // The model path is the one positional argument (the first that is no option's value).
   Arguments options;

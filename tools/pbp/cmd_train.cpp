@@ -14,6 +14,7 @@
 #include "pbp/host/quantise.hpp"
 #include "pbp/trainer/atomic_file.hpp"
 #include "pbp/trainer/blob.hpp"
+#include "pbp/trainer/option_names.hpp"
 #include "pbp/trainer/standardisation.hpp"
 #include "quantisation_report.hpp"
 #include "train_setup.hpp"
@@ -27,46 +28,63 @@ const char* activation_label(trainer::Activation activation) {
   return id == PBP_ACTIVATION_RELU ? "ReLU" : hidden_activation_name(id);  // activations.hpp
 }
 
-const char* const kUsage =
-    "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] [--classes C]\n"
-    "                 [--likelihood L]\n"
-    "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples S]\n"
-    "                 [--hidden 50[,50...]] [--activation relu|erf|sign] [--epochs 40]\n"
-    "                 [--seed N] [--storage float16|int8|int8-logvar [--fallback auto|...]]\n"
-    "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
-    "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
-    "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
-    "\n"
-    "Trains a Bayesian neural network with Probabilistic Backpropagation and writes its blob\n"
-    "atomically. Shows progress (a bar on a terminal, else a line on stderr every 5 s,\n"
-    "PBP_PROGRESS_SECONDS); Ctrl-C stops it with status 130 and writes nothing. Prints a short\n"
-    "summary. Targets must suit the\n"
-    "task (binary 0/1, multiclass 0..C-1, count non-negative integers); a bad one is reported\n"
-    "with its file, line and column (IDX: the label's index).\n"
-    "\n"
-    "  --data F             CSV with a header row and at least 2 data rows, or IDX images\n"
-    "                       (told apart by content)\n"
-    "  --out model.pbp      the model blob to write\n"
-    "  --storage S          the weights' storage in the blob: float32 (default, 8 bytes per\n"
-    "                       weight), float16 (4 bytes) or int8 (about 2); as 'pbp quantize'\n"
-    "                       would make it from the float32 blob (int8: with --data, the means\n"
-    "                       rounded to keep the layers' sums over the training rows);\n"
-    "                       int8-logvar: int8 with logarithmic variance codes in every layer\n"
-    "  --fallback F         int8, while its weights would move the predictions on the training\n"
-    "                       rows by more than 0.01 nats (mean KL) or the epistemic std by\n"
-    "                       more than 2 % (median): auto (default) moves layers to\n"
-    "                       logarithmic variance codes (no bigger) or float16, the mix within\n"
-    "                       both adding fewest bytes; float16 only to float16; none keeps\n"
-    "                       every layer int8 (and warns). As 'pbp quantize --fallback'.\n"
-    "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model is\n"
-    "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
-    "                       mean log-likelihood) on the training set, and on --test if given;\n"
-    "                       prints those figures, one line per epoch and data set. Costs one\n"
-    "                       prediction pass over those rows per epoch; the model is the same\n"
-    "                       as without --curve\n"
-    "  --test T             held-out rows for --curve: a CSV with the training data's columns\n"
-    "                       (matched by name), or IDX images with\n"
-    "  --test-labels L      their labels\n";
+// The activations' and storage types' names come from their tables (pbp/activations.hpp,
+// pbp/storage_types.hpp).
+std::string usage() {
+  return "usage: pbp train --data F.csv --out model.pbp [--target NAME|INDEX] [--task T] "
+         "[--classes C]\n"
+         "                 [--likelihood L]\n"
+         "                 [--algorithm pbp|ebp] [--softmax mean-field|bound|sampled] [--samples "
+         "S]\n"
+         "                 [--hidden 50[,50...]] [--activation " +
+         trainer::option_alternatives(trainer::kActivationNames) +
+         "] [--epochs 40]\n"
+         "                 [--seed N] [--storage " +
+         trainer::option_alternatives(trainer::kStorageNames) +
+         " [--fallback auto|...]]\n"
+         "                 [--curve PLOT.svg [--test T.csv | --test IMAGES --test-labels L]]\n"
+         "       pbp train --data IMAGES --labels LABELS --out model.pbp ...   (IDX files, e.g.\n"
+         "                 Fashion-MNIST from tools/scripts/fetch_fashion_mnist.sh)\n"
+         "\n"
+         "Trains a Bayesian neural network with Probabilistic Backpropagation and writes its blob\n"
+         "atomically. Shows progress (a bar on a terminal, else a line on stderr every 5 s,\n"
+         "PBP_PROGRESS_SECONDS); Ctrl-C stops it with status 130 and writes nothing. Prints a "
+         "short\n"
+         "summary. Targets must suit the\n"
+         "task (binary 0/1, multiclass 0..C-1, count non-negative integers); a bad one is "
+         "reported\n"
+         "with its file, line and column (IDX: the label's index).\n"
+         "\n"
+         "  --data F             CSV with a header row and at least 2 data rows, or IDX images\n"
+         "                       (told apart by content)\n"
+         "  --out model.pbp      the model blob to write\n"
+         "  --storage S          the weights' storage in the blob: float32 (default, 8 bytes per\n"
+         "                       weight), float16 (4 bytes) or int8 (about 2); as 'pbp quantize'\n"
+         "                       would make it from the float32 blob (int8: with --data, the "
+         "means\n"
+         "                       rounded to keep the layers' sums over the training rows);\n"
+         "                       int8-logvar: int8 with logarithmic variance codes in every layer\n"
+         "  --fallback F         int8, while its weights would move the predictions on the "
+         "training\n"
+         "                       rows by more than 0.01 nats (mean KL) or the epistemic std by\n"
+         "                       more than 2 % (median): auto (default) moves layers to\n"
+         "                       logarithmic variance codes (no bigger) or float16, the mix "
+         "within\n"
+         "                       both adding fewest bytes; float16 only to float16; none keeps\n"
+         "                       every layer int8 (and warns). As 'pbp quantize --fallback'.\n"
+         "  --curve PLOT.svg     also write training curves as SVG: after every epoch the model "
+         "is\n"
+         "                       scored as 'pbp eval' would (RMSE, accuracy or count MAD, and the\n"
+         "                       mean log-likelihood) on the training set, and on --test if "
+         "given;\n"
+         "                       prints those figures, one line per epoch and data set. Costs one\n"
+         "                       prediction pass over those rows per epoch; the model is the same\n"
+         "                       as without --curve\n"
+         "  --test T             held-out rows for --curve: a CSV with the training data's "
+         "columns\n"
+         "                       (matched by name), or IDX images with\n"
+         "  --test-labels L      their labels\n";
+}
 
 // What a model trained on `data` with `train` will look like to `pbp eval`: for --test.
 ModelDescription planned_model(const trainer::Dataset& data, const trainer::TrainOptions& train) {
@@ -247,7 +265,7 @@ int run(const ParsedOptions& options) {
 int command_train(const Arguments& args) {
   CommandDefinition command{
       "train",
-      std::string(kUsage) + kTrainingOptionsHelp,
+      usage() + kTrainingOptionsHelp,
       {{"data"}, {"out"}, {"curve"}, {"test"}, {"test-labels"}, {"storage"}, {"fallback"}}};
   for (const OptionSpec& spec : training_option_specs()) command.options.push_back(spec);
   return run_command(command, args, run);

@@ -11,7 +11,8 @@
 // encode<Real>(values, variance, rows, row_length, out), a template the device never
 // instantiates. The name is the option's value (pbp quantize --storage, storage=,
 // PBP_RUNTIME_STORAGE: CMake reads this table, one line per entry, and takes the flag's
-// lower-case suffix as the CMake name); the build flag PBP_WITH_<NAME> (pbp/pbp_config.h);
+// lower-case suffix as the CMake name); the build flag PBP_WITH_<NAME>, its
+// default 1 in the codec's header (pbp/pbp_config.h documents them);
 // kernel and validator name the runtime's functions (runtime/src/kernels/: linear_moments of a
 // layer; the check of its tensors' values when pbp_open locates them). Host code ignores those.
 #pragma once
@@ -56,6 +57,9 @@ inline constexpr uint32_t fallback_storage_type() {
 #undef PBP_FIRST_BUILT_STORAGE
   return 0u;
 }
+
+static_assert(fallback_storage_type() != 0u,
+              "every PBP_WITH_<storage type> is 0: build at least one");
 
 // The table's name of a storage type, or nullptr.
 inline constexpr const char* storage_type_name(uint32_t storage) {

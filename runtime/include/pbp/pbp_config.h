@@ -28,21 +28,14 @@
 #define PBP_WITH_SIGN 1
 #endif
 
-/* Weight storage types; at least one. CMake: -DPBP_RUNTIME_STORAGE="float32;float16;int8"
- * (default all three). */
-/* PBP_STORAGE_FLOAT32 weights (what pbp train writes): default 1. */
-#ifndef PBP_WITH_FLOAT32
-#define PBP_WITH_FLOAT32 1
-#endif
-/* PBP_STORAGE_FLOAT16 weights (pbp quantize --storage float16): default 1. */
-#ifndef PBP_WITH_FLOAT16
-#define PBP_WITH_FLOAT16 1
-#endif
-/* PBP_STORAGE_INT8 and PBP_STORAGE_INT8_LOG_VARIANCE weights (pbp quantize --storage int8), and
- * the fixed-point ReLU kernel they run: default 1. */
-#ifndef PBP_WITH_INT8
-#define PBP_WITH_INT8 1
-#endif
+/* Weight storage types; at least one. One option per type of the storage table
+ * (runtime/core/pbp/storage_types.hpp; `pbp quantize --help` lists them): PBP_WITH_<NAME>, <NAME>
+ * the type's name in upper case (int8-logvar is built with int8: PBP_WITH_INT8). Default 1 for
+ * every one: the type's codec header (runtime/core/pbp/storage/<type>.hpp) defines the default
+ * next to the encoding, so that a new type is its codec, its kernel and its table line
+ * (runtime/ADDING.md); tests/host/blob/storage_flags_test.cpp checks each default is 1. CMake:
+ * -DPBP_RUNTIME_STORAGE="float32;float16;int8" (default every type of the table). */
+/* The storage options this library was built with (the installed copy: CMake writes them). */
 
 /* Likelihoods a device may leave out; the others (gaussian, its epistemic-scaled form, probit,
  * softmax, poisson) are always built in. CMake: -DPBP_RUNTIME_LIKELIHOODS="heteroscedastic"
@@ -59,10 +52,6 @@
  * -DPBP_RUNTIME_DATA_DISTANCE=OFF. Default 1. */
 #ifndef PBP_WITH_DATA_DISTANCE
 #define PBP_WITH_DATA_DISTANCE 1
-#endif
-
-#if !(PBP_WITH_FLOAT32 || PBP_WITH_FLOAT16 || PBP_WITH_INT8)
-#error "pbp_config.h: PBP_WITH_FLOAT32, PBP_WITH_FLOAT16 and PBP_WITH_INT8 are all 0"
 #endif
 
 #endif /* PBP_PBP_CONFIG_H */

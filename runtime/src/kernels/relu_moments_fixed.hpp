@@ -25,6 +25,7 @@
 
 #include "pbp/math/bits.hpp"
 #include "pbp/pbp.h"
+#include "pbp/storage/int8.hpp"  // PBP_WITH_INT8 and its default
 
 #if PBP_WITH_INT8
 namespace pbp::detail::relu_fixed {

@@ -16,6 +16,7 @@
 #include "pbp/format.hpp"
 #include "pbp/pbp_learn.h"
 #include "pbp/trainer/blob.hpp"
+#include "test_paths.hpp"
 
 namespace {
 
@@ -28,7 +29,7 @@ bool regenerating() {
 }
 
 std::string source_path(const std::string& relative) {
-  return std::string(PBP_SOURCE_DIR) + "/" + relative;
+  return pbp::test_paths::source_dir() + "/" + relative;
 }
 
 Bytes read_file(const std::string& path) {

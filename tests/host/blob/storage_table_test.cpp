@@ -21,6 +21,7 @@
 #include "pbp/storage_types.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "random_models.hpp"
+#include "test_paths.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ struct FormatRow {
 
 // FORMAT.md's "Storage types" rows: "| id | `name` | mean bytes | variance bytes | ... |".
 std::map<uint32_t, FormatRow> format_rows() {
-  std::ifstream in(PBP_SOURCE_DIR "/runtime/FORMAT.md");
+  std::ifstream in(pbp::test_paths::source_dir() + "/runtime/FORMAT.md");
   std::map<uint32_t, FormatRow> rows;
   std::string line;
   bool inside = false;

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace pbp::cli_test {
 namespace {
@@ -135,7 +136,7 @@ TEST_F(Errors, PredictAndEvalReportBadData) {
 // inspect and export-c read a model as predict and eval do, and say so in the same words (they
 // printed "pbp inspect: m.pbp: invalid blob: PBP_ERR_... (...)" and "...: cannot open").
 TEST_F(Errors, EveryCommandReportsABadModelTheSameWay) {
-  const std::string truncated = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/truncated.pbp";
+  const std::string truncated = pbp::test_paths::source_dir() + "/tests/fuzz/corpus/truncated.pbp";
   const std::string absent = path("absent.pbp");
   const std::string data = path("d.csv");
   write_file(data, "a,b\n1,2\n");

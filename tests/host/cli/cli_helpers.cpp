@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_paths.hpp"
+
 namespace pbp::cli_test {
 namespace {
 
@@ -33,7 +35,7 @@ RunResult run_pbp(const std::vector<std::string>& arguments) {
       std::filesystem::temp_directory_path() / ("pbp_cli_run_" + std::to_string(::getpid()));
   const std::string out_file = scratch.string() + ".out";
   const std::string err_file = scratch.string() + ".err";
-  std::string command = shell_quote(PBP_CLI_COMMAND);
+  std::string command = shell_quote(pbp::test_paths::cli_command());
   for (const std::string& argument : arguments) command.append(" ").append(shell_quote(argument));
   command.append(" </dev/null >").append(shell_quote(out_file));
   command.append(" 2>").append(shell_quote(err_file));

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.hpp"
+
 namespace pbp::cli_test {
 
 struct RunResult {
@@ -46,6 +48,6 @@ size_t count_lines(const std::string& text);
 void expect_one_line_error(const RunResult& result, int code, const std::string& fragment);
 
 // The fuzz corpus's committed blobs.
-inline const std::string kCorpus = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/";
+inline const std::string kCorpus = pbp::test_paths::source_dir() + "/tests/fuzz/corpus/";
 
 }  // namespace pbp::cli_test

@@ -6,18 +6,19 @@
 #include <string>
 
 #include "cli_helpers.hpp"
+#include "test_paths.hpp"
 
 namespace pbp::cli_test {
 namespace {
 
 using InspectTarget = CliTest;
 
-const std::string kTiny = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/valid_tiny.pbp";
+const std::string kTiny = pbp::test_paths::source_dir() + "/tests/fuzz/corpus/valid_tiny.pbp";
 const std::string kFashion =
-    std::string(PBP_SOURCE_DIR) + "/targets/examples/fashion_on_device/fashion_int8.pbp";
+    pbp::test_paths::source_dir() + "/targets/examples/fashion_on_device/fashion_int8.pbp";
 
 TEST_F(InspectTarget, KnowsEveryPresetOfCi) {
-  std::ifstream presets(std::string(PBP_SOURCE_DIR) + "/targets/presets.txt");
+  std::ifstream presets(pbp::test_paths::source_dir() + "/targets/presets.txt");
   std::string preset;
   int count = 0;
   while (std::getline(presets, preset)) {

@@ -5,6 +5,7 @@
 #include "cli_helpers.hpp"
 #include "pbp/pbp.h"
 #include "pbp/pbp_learn.h"
+#include "test_paths.hpp"
 
 namespace pbp::cli_test {
 namespace {
@@ -64,15 +65,15 @@ TEST_F(Learn, BinaryModelReportsAccuracy) {
 
 TEST_F(Learn, BadArgumentsWriteNothing) {
   write_file(path("new.csv"), regression_csv(10));
-  const std::string tiny = std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/valid_tiny.pbp";
+  const std::string tiny = pbp::test_paths::source_dir() + "/tests/fuzz/corpus/valid_tiny.pbp";
   const RunResult passes = run_pbp({"learn", "--model", tiny, "--data", path("new.csv"), "--out",
                                     path("x.pbp"), "--passes", "0"});
   EXPECT_EQ(passes.exit_code, 2) << passes.err;
   const RunResult no_out = run_pbp({"learn", "--model", tiny, "--data", path("new.csv")});
   EXPECT_EQ(no_out.exit_code, 2);
-  const RunResult blob =
-      run_pbp({"learn", "--model", std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/truncated.pbp",
-               "--data", path("new.csv"), "--out", path("x.pbp")});
+  const RunResult blob = run_pbp(
+      {"learn", "--model", pbp::test_paths::source_dir() + "/tests/fuzz/corpus/truncated.pbp",
+       "--data", path("new.csv"), "--out", path("x.pbp")});
   EXPECT_EQ(blob.exit_code, 1);
   EXPECT_NE(blob.err.find("invalid model blob"), std::string::npos) << blob.err;
   EXPECT_FALSE(std::filesystem::exists(path("x.pbp")));

@@ -16,6 +16,7 @@
 
 #include "cli_helpers.hpp"
 #include "output.hpp"
+#include "test_paths.hpp"
 
 extern char** environ;
 
@@ -107,7 +108,7 @@ TEST_F(TrainManners, PlainProgressLinesOffATerminal) {
 // Ctrl-C: SIGINT once the first progress line shows training is under way.
 TEST_F(TrainManners, InterruptStopsWithStatus130AndWritesNothing) {
   write_file(path("d.csv"), regression_csv(400));
-  const std::string command = "exec '" + std::string(PBP_CLI_COMMAND) + "' train --data '" +
+  const std::string command = "exec '" + pbp::test_paths::cli_command() + "' train --data '" +
                               path("d.csv") + "' --out '" + path("m.pbp") + "' </dev/null >'" +
                               path("out") + "' 2>'" + path("err") + "'";
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};

@@ -9,6 +9,7 @@
 
 #include "cli_helpers.hpp"
 #include "pbp/pbp.h"
+#include "test_paths.hpp"
 
 namespace pbp::cli_test {
 namespace {
@@ -51,14 +52,15 @@ TEST_F(Version, EveryWrittenBlobRecordsIt) {
 
   // A blob written before the key existed (the corpus keeps some) says so, and still opens.
   const RunResult old =
-      run_pbp({"inspect", std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/valid_binary.pbp"});
+      run_pbp({"inspect", pbp::test_paths::source_dir() + "/tests/fuzz/corpus/valid_binary.pbp"});
   ASSERT_EQ(old.exit_code, 0) << old.err;
   EXPECT_NE(old.out.find("\nwritten by: (not recorded)\n"), std::string::npos) << old.out;
 }
 
 // The installed package's files, as the build made them (the top-level build's install rules).
 TEST(VersionPackage, ConfigAndPkgConfigFilesCarryIt) {
-  const std::filesystem::path package = std::filesystem::path(PBP_BINARY_DIR) / "package";
+  const std::filesystem::path package =
+      std::filesystem::path(pbp::test_paths::binary_dir()) / "package";
   if (!std::filesystem::exists(package / "pbpConfigVersion.cmake")) {
     GTEST_SKIP() << "no install rules in this build (PBP_INSTALL off)";
   }
@@ -71,11 +73,11 @@ TEST(VersionPackage, ConfigAndPkgConfigFilesCarryIt) {
 
 // The drop-in release (tools/scripts/amalgamate.py) renders the same header CMake generates.
 TEST_F(Version, AmalgamationCarriesTheGeneratedHeader) {
-  const std::string command = "python3 '" + std::string(PBP_SOURCE_DIR) +
+  const std::string command = "python3 '" + pbp::test_paths::source_dir() +
                               "/tools/scripts/amalgamate.py' '" + path("release") + "' >/dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0);
   EXPECT_EQ(read_file(path("release") + "/pbp/pbp_version.h"),
-            read_file(std::string(PBP_BINARY_DIR) + "/generated/include/pbp/pbp_version.h"));
+            read_file(pbp::test_paths::binary_dir() + "/generated/include/pbp/pbp_version.h"));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "cli_helpers.hpp"
 #include "demo_report.hpp"
 #include "device_runner.hpp"
+#include "test_paths.hpp"
 
 namespace pbp::cli_test {
 namespace {
@@ -97,7 +98,7 @@ TEST_F(Demo, RegressionDataSetGivesMetricsAndPlots) {
 }
 
 TEST_F(Demo, HostBuildOfTheFirmwareAgreesBitForBit) {
-  const std::string runner = std::string(PBP_BINARY_DIR) + "/run-model-runner.sh";
+  const std::string runner = pbp::test_paths::binary_dir() + "/run-model-runner.sh";
   if (!std::filesystem::exists(runner)) GTEST_SKIP() << "no model_runner in this build";
   const RunResult result =
       run_pbp({"demo", "--out-dir", path("out"), "--device", "sh '" + runner + "'"});

@@ -39,6 +39,7 @@
 #include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/train.hpp"
+#include "test_paths.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -560,7 +561,7 @@ TEST(GoldenVectors, HeaderMatchesHostRuntime) {
   if (!regenerating()) GTEST_SKIP() << "trainer built differently from the header's: models differ";
 #endif
   const std::string expected = generate_header();
-  const std::string path = std::string(PBP_SOURCE_DIR) + "/" + kHeaderPath;
+  const std::string path = pbp::test_paths::source_dir() + "/" + kHeaderPath;
   if (regenerating()) {
     std::ofstream(path, std::ios::binary) << expected;
   }

@@ -13,6 +13,7 @@
 
 #include "learn_fixture.hpp"
 #include "pbp/format.hpp"
+#include "test_paths.hpp"
 
 namespace pbp_learn_test {
 namespace {
@@ -170,7 +171,7 @@ std::string generate() {
 
 TEST(LearnGolden, HeaderMatchesHostRuntime) {
   const std::string expected = generate();
-  const std::string path = std::string(PBP_SOURCE_DIR) + "/" + kHeaderPath;
+  const std::string path = pbp::test_paths::source_dir() + "/" + kHeaderPath;
   const char* flag = std::getenv("PBP_REGENERATE_FIXTURES");
   if (flag != nullptr && std::string(flag) == "1")
     std::ofstream(path, std::ios::binary) << expected;

@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "pbp/pbp.h"
+#include "test_paths.hpp"
 
 inline std::vector<uint8_t> corpus_blob(const std::string& name) {
-  std::ifstream file(std::string(PBP_SOURCE_DIR) + "/tests/fuzz/corpus/" + name, std::ios::binary);
+  std::ifstream file(pbp::test_paths::source_dir() + "/tests/fuzz/corpus/" + name,
+                     std::ios::binary);
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 

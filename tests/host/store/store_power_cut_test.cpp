@@ -15,6 +15,7 @@
 #include "learn_fixture.hpp"
 #include "pbp/pbp.hpp"
 #include "power_cut.hpp"
+#include "test_paths.hpp"
 
 namespace {
 
@@ -59,8 +60,9 @@ struct OwnedRig {
 };
 
 std::vector<uint8_t> boston_start() {
-  std::ifstream in(PBP_SOURCE_DIR "/targets/examples/learn_on_device/boston_start.pbp",
-                   std::ios::binary);
+  std::ifstream in(
+      (pbp::test_paths::source_dir() + "/targets/examples/learn_on_device/boston_start.pbp"),
+      std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
 

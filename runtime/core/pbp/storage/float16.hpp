@@ -7,6 +7,12 @@
 #include "pbp/float16.hpp"
 #include "pbp/format.hpp"
 
+// Its build flag, PBP_WITH_FLOAT16 (pbp/pbp_config.h, "Weight storage types"): built unless
+// set to 0; CMake sets it from PBP_RUNTIME_STORAGE. `pbp quantize --storage float16`.
+#ifndef PBP_WITH_FLOAT16
+#define PBP_WITH_FLOAT16 1
+#endif
+
 namespace pbp {
 
 struct Float16Weights {

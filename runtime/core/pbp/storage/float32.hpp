@@ -6,6 +6,12 @@
 
 #include "pbp/format.hpp"
 
+// Its build flag, PBP_WITH_FLOAT32 (pbp/pbp_config.h, "Weight storage types"): built unless
+// set to 0; CMake sets it from PBP_RUNTIME_STORAGE. What `pbp train` writes.
+#ifndef PBP_WITH_FLOAT32
+#define PBP_WITH_FLOAT32 1
+#endif
+
 namespace pbp {
 
 struct Float32Weights {

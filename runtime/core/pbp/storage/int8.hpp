@@ -8,6 +8,13 @@
 
 #include "pbp/format.hpp"
 
+// Its build flag, PBP_WITH_INT8 (pbp/pbp_config.h, "Weight storage types"): built unless
+// set to 0; CMake sets it from PBP_RUNTIME_STORAGE. Both int8 types, and the fixed-point ReLU
+// kernel they run.
+#ifndef PBP_WITH_INT8
+#define PBP_WITH_INT8 1
+#endif
+
 namespace pbp {
 
 template <uint32_t kStorage>

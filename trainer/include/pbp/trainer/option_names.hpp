@@ -67,6 +67,14 @@ std::optional<Value> parse_option_name(const OptionName<Value> (&names)[N], std:
   return std::nullopt;
 }
 
+// "a|b|c": the names as a usage line's alternatives.
+template <class Value, size_t N>
+std::string option_alternatives(const OptionName<Value> (&names)[N]) {
+  std::string text;
+  for (size_t i = 0; i < N; ++i) text.append(i > 0 ? "|" : "").append(names[i].name);
+  return text;
+}
+
 // "a, b or c", with every name wrapped in `quote` (the Python module quotes, the CLI does not).
 template <class Value, size_t N>
 std::string option_choices(const OptionName<Value> (&names)[N], std::string_view quote = "") {
