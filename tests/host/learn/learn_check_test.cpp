@@ -48,17 +48,21 @@ Model scaled_model(double epistemic_scale) {
   return model;
 }
 
+// Row r's inputs into x and the learner's prediction of it, before it is learnt.
+bool predict_row(Learner& l, const Dataset& data, uint32_t r, float* x, pbp_prediction* p) {
+  for (int k = 0; k < 3; ++k) x[k] = static_cast<float>(data.row(r)[k]);
+  return pbp_predict(&l.learner.model, x, 3, 0.95f, l.predict_workspace.data(),
+                     l.predict_workspace.size() * 4, p) == PBP_OK;
+}
+
 // Learns `rows` rows, mirroring the window in double; checks the check and the re-fit each row.
 void learn_and_mirror(Learner& l, const Dataset& data, bool scaled) {
   Window window;
   for (uint32_t r = 0; r < data.rows; ++r) {
     float x[3];
-    for (int k = 0; k < 3; ++k) x[k] = static_cast<float>(data.row(r)[k]);
-    const pbp_model& m = l.learner.model;
     pbp_prediction p{};
-    ASSERT_EQ(pbp_predict(&m, x, 3, 0.95f, l.predict_workspace.data(),
-                          l.predict_workspace.size() * 4, &p),
-              PBP_OK);
+    ASSERT_TRUE(predict_row(l, data, r, x, &p));
+    const pbp_model& m = l.learner.model;
     const double ts = m.target_std, scale = m.epistemic_scale;
     const double noise = static_cast<double>(m.noise_b) / (m.noise_a - 1.0);
     const double y = static_cast<float>(data.y[r]);
@@ -128,12 +132,9 @@ TEST(LearnCheck, ScaledModelRefitsFromItsOwnPredictions) {
 void expect_update_noise(Learner& l, const Dataset& data, bool prequential) {
   for (uint32_t r = 0; r < data.rows; ++r) {
     float x[3];
-    for (int k = 0; k < 3; ++k) x[k] = static_cast<float>(data.row(r)[k]);
-    const pbp_model& m = l.learner.model;
     pbp_prediction p{};
-    ASSERT_EQ(pbp_predict(&m, x, 3, 0.95f, l.predict_workspace.data(),
-                          l.predict_workspace.size() * 4, &p),
-              PBP_OK);
+    ASSERT_TRUE(predict_row(l, data, r, x, &p));
+    const pbp_model& m = l.learner.model;
     const double ts = m.target_std;
     const double y = (static_cast<float>(data.y[r]) - m.target_mean) / ts;
     const double psi = p.epistemic_variance / (ts * ts * m.epistemic_scale);
