@@ -49,6 +49,13 @@ void score_row(pbp_learn_check& check, const pbp_model& model, float residual, f
   ++check.rows;
 }
 
+float update_noise_variance(const pbp_learn_check& check, float adf_noise) {
+  if (check.rows < kRecalibrationRows) return adf_noise;
+  // residual_sum[0] is the decayed sum of r^2 (candidate 0: spread 1); finite and >= 0.
+  const float mean_square = check.residual_sum[0] / check.window;
+  return mean_square > 0.0f && math::is_finite(mean_square) ? mean_square : adf_noise;
+}
+
 bool refit(const pbp_learn_check& check, float* epistemic_scale, float* noise_variance) {
   if (check.rows < kRecalibrationRows) return false;
   uint32_t best = PBP_LEARN_CHECK_CANDIDATES;

@@ -28,6 +28,15 @@ inline constexpr uint32_t kRecalibrationRows = 32;
 // predictive. A row whose figures are not finite is left out.
 void score_row(pbp_learn_check& check, const pbp_model& model, float residual, float psi);
 
+// The noise variance (standardised units) the update's likelihood uses while the re-fit is on:
+// once kRecalibrationRows rows are scored, the window's prequential mean squared residual (its
+// noise-only candidate), else `adf_noise` (the update's own Gamma). Why: a blob whose calibration
+// put its misfit in the epistemic scale has a noise near 0 (the recipe's floor, 1e-10), and ADF
+// with that noise treats every row as exact and chases its noise; the rows' own misfit, measured
+// before each is learnt, tempers each step as a power-EP fraction would, from the data alone
+// (Boston, tools/bench/learn_accuracy.sh: test RMSE 3.94 -> 3.83, RESULTS.md).
+float update_noise_variance(const pbp_learn_check& check, float adf_noise);
+
 // The epistemic scale and noise variance (standardised units) that best fit the window, if
 // `check` has enough rows and the fit is finite and valid for a blob.
 bool refit(const pbp_learn_check& check, float* epistemic_scale, float* noise_variance);

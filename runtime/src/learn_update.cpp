@@ -58,14 +58,19 @@ extern "C" pbp_status pbp_learn_update(pbp_learner* learner, const float* input,
       learn::forward_with_intermediates(layers, model.layer_count, work);
   const float m = out.a_mean[0], v = out.a_var[0];
   // log Z and its gradients at the output (regression: the target standardised as in training,
-  // the noise variance b/(a-1) as the trainer's Student-t approximation).
+  // the noise variance b/(a-1) as the trainer's Student-t approximation; with the re-fit on,
+  // the window's prequential misfit once it has enough rows: learn_calibration.hpp).
   const bool regression = model.task == PBP_TASK_REGRESSION;
   const float y = regression ? (target - model.target_mean) / model.target_std : target;
-  const learn::LogZ<float> lz =
-      regression
-          ? learn::gaussian_log_z(
-                y, m, v + outputs::gamma_variance(learner->update_noise_a, learner->update_noise_b))
-          : learn::probit_log_z(target == 1.0f, m, v);
+  float likelihood_noise = 0.0f;
+  if (regression) {
+    likelihood_noise = outputs::gamma_variance(learner->update_noise_a, learner->update_noise_b);
+    if (learner->recalibrate != 0u) {
+      likelihood_noise = detail::update_noise_variance(learner->check, likelihood_noise);
+    }
+  }
+  const learn::LogZ<float> lz = regression ? learn::gaussian_log_z(y, m, v + likelihood_noise)
+                                           : learn::probit_log_z(target == 1.0f, m, v);
   out.grad_mean[0] = lz.d_mean;
   out.grad_var[0] = lz.d_variance;
   // Every gradient before anything changes: an overflow anywhere leaves the learner as it was.

@@ -20,12 +20,13 @@
  * predictions (pbp_learn_check: each row scored before it is learnt, over about the last 128
  * rows); for a model with an epistemic scale (the recipe's likelihood 4) the predictive's scale
  * and noise are re-fitted from that window once 32 rows are scored, so the intervals follow the
- * narrowing weights (the update itself keeps ADF's noise Gamma, update_noise_a/b); on by default,
- * pbp_learn_set_recalibration(learner, 0) turns it off. pbp_learn_write_blob writes the check, the
- * switch and ADF's Gamma in the blob (its learn_check section, FORMAT.md), and pbp_learn_init
- * restores them: a learner restarted from its own blob goes on bit for bit as one that never
- * stopped. Regression and binary (probit) models; multiclass, count and heteroscedastic
- * regression models are refused with PBP_ERR_WRONG_TASK.
+ * narrowing weights, and the update's likelihood uses the window's prequential mean squared
+ * residual as its noise in place of ADF's noise Gamma (update_noise_a/b, still learnt and used
+ * for the first 32 rows); on by default, pbp_learn_set_recalibration(learner, 0) turns both off.
+ * pbp_learn_write_blob writes the check, the switch and ADF's Gamma in the blob (its learn_check
+ * section, FORMAT.md), and pbp_learn_init restores them: a learner restarted from its own blob goes
+ * on bit for bit as one that never stopped. Regression and binary (probit) models; multiclass,
+ * count and heteroscedastic regression models are refused with PBP_ERR_WRONG_TASK.
  *
  * Memory: a pbp_learner (a pbp_model and a few words), the state PBP_LEARN_STATE_BYTES(weights)
  * (float32 mean and variance of every weight: float16 and int8 blobs are decoded), and the update's
@@ -86,8 +87,9 @@ typedef struct pbp_learner {
   uint32_t blob_bytes;      /* what pbp_learn_write_blob writes */
   uint32_t updates;         /* updates applied since pbp_learn_init */
   uint32_t learn_marker;    /* set by a successful pbp_learn_init */
-  /* Regression: the noise Gamma the update's likelihood uses, learnt by eqs. 9-10 from the
-   * source's; model.noise_a/b is the predictive's, the same until the check re-fits it. */
+  /* Regression: ADF's noise Gamma, learnt by eqs. 9-10 from the source's; the update's
+   * likelihood uses it until the re-fit takes over (above). model.noise_a/b is the
+   * predictive's, the same until the check re-fits it. */
   float update_noise_a, update_noise_b;
   pbp_learn_check check; /* the running check on its own predictions (regression) */
   uint32_t recalibrate;  /* 1: the check re-fits scale and noise (pbp_learn_set_recalibration) */

@@ -48,17 +48,21 @@ Model scaled_model(double epistemic_scale) {
   return model;
 }
 
+// Row r's inputs into x and the learner's prediction of it, before it is learnt.
+bool predict_row(Learner& l, const Dataset& data, uint32_t r, float* x, pbp_prediction* p) {
+  for (int k = 0; k < 3; ++k) x[k] = static_cast<float>(data.row(r)[k]);
+  return pbp_predict(&l.learner.model, x, 3, 0.95f, l.predict_workspace.data(),
+                     l.predict_workspace.size() * 4, p) == PBP_OK;
+}
+
 // Learns `rows` rows, mirroring the window in double; checks the check and the re-fit each row.
 void learn_and_mirror(Learner& l, const Dataset& data, bool scaled) {
   Window window;
   for (uint32_t r = 0; r < data.rows; ++r) {
     float x[3];
-    for (int k = 0; k < 3; ++k) x[k] = static_cast<float>(data.row(r)[k]);
-    const pbp_model& m = l.learner.model;
     pbp_prediction p{};
-    ASSERT_EQ(pbp_predict(&m, x, 3, 0.95f, l.predict_workspace.data(),
-                          l.predict_workspace.size() * 4, &p),
-              PBP_OK);
+    ASSERT_TRUE(predict_row(l, data, r, x, &p));
+    const pbp_model& m = l.learner.model;
     const double ts = m.target_std, scale = m.epistemic_scale;
     const double noise = static_cast<double>(m.noise_b) / (m.noise_a - 1.0);
     const double y = static_cast<float>(data.y[r]);
@@ -119,6 +123,44 @@ TEST(LearnCheck, ScaledModelRefitsFromItsOwnPredictions) {
   EXPECT_EQ(reopened.epistemic_scale, l.learner.model.epistemic_scale);
   EXPECT_EQ(reopened.noise_a, l.learner.model.noise_a);
   EXPECT_EQ(reopened.noise_b, l.learner.model.noise_b);
+}
+
+// With the re-fit on, the update's likelihood noise is ADF's Gamma for the first 32 rows, then
+// the window's prequential mean squared residual (learn_calibration.hpp): each row's log Z
+// (outcome.log_z, standardised) is log N(y | m, psi + that noise), recomputed here in double from
+// the prediction before the row and the check before it. With the re-fit off, always ADF's.
+void expect_update_noise(Learner& l, const Dataset& data, bool prequential) {
+  for (uint32_t r = 0; r < data.rows; ++r) {
+    float x[3];
+    pbp_prediction p{};
+    ASSERT_TRUE(predict_row(l, data, r, x, &p));
+    const pbp_model& m = l.learner.model;
+    const double ts = m.target_std;
+    const double y = (static_cast<float>(data.y[r]) - m.target_mean) / ts;
+    const double psi = p.epistemic_variance / (ts * ts * m.epistemic_scale);
+    const pbp_learn_check& c = l.learner.check;
+    const double noise =
+        prequential && c.rows >= kRecalibrationRows
+            ? static_cast<double>(c.residual_sum[0]) / c.window
+            : static_cast<double>(l.learner.update_noise_b) / (l.learner.update_noise_a - 1.0);
+    const double v = psi + noise, d = y - (p.mean - m.target_mean) / ts;
+    const double log_z = -0.5 * (std::log(2 * M_PI * v) + d * d / v);
+    pbp_learn_outcome outcome{};
+    ASSERT_EQ(l.update(x, static_cast<float>(data.y[r]), &outcome), PBP_OK);
+    EXPECT_NEAR(outcome.log_z, log_z, kTolerance * (1 + std::abs(log_z))) << "row " << r;
+  }
+}
+
+TEST(LearnCheck, ScaledModelLearnsWithItsPrequentialNoise) {
+  // The recipe's noise floor (1e-10): ADF alone would take every row as exact.
+  Model model = scaled_model(3.0);
+  model.noise = {51.0, 50.0 * 1e-10};
+  const Dataset data = synthetic(Task::regression, 80, 15);
+  Learner on(write_blob(model));
+  expect_update_noise(on, data, true);
+  Learner off(write_blob(model));
+  ASSERT_EQ(pbp_learn_set_recalibration(&off.learner, 0u), PBP_OK);
+  expect_update_noise(off, data, false);
 }
 
 TEST(LearnCheck, UnscaledModelKeepsAdfNoiseAndStillChecks) {
