@@ -171,17 +171,10 @@ struct ReluNodeTable {
   }
 };
 inline constexpr ReluNodeTable kReluNodes{};
-inline ReluNode relu_node(int32_t node) {
-#if defined(__OPTIMIZE_SIZE__)
-  return relu_node_folded(node);
-#else
-  return kReluNodes.entries[node + 48];
-#endif
-}
 
 // A float prediction's ReLU (every hidden unit of a float32 or float16 layer, the runtime's
 // costliest step after the sums): Phi and g by a third-order Taylor step from the nearest node
-// alpha_i = -6 + i/8 (relu_node, generated; |t| <= 1/16: remainders below 4e-7 on Phi and 2e-7
+// alpha_i = -6 + i/8 (kReluNodes, generated; |t| <= 1/16: remainders below 4e-7 on Phi and 2e-7
 // on g, as the int8 layers' fixed-point moments), about 50 instructions a unit on an FPU core
 // against relu_moments' 126 (its erfcx, exp and three divisions). Beyond |alpha| >= 6 the
 // limits: (m, v) on, 0 off (off by less than 1e-8 sd and v). Absolute errors below ~1e-6 sd
@@ -202,7 +195,11 @@ __attribute__((always_inline)) inline ReluMeanVariance<float> relu_mean_variance
   const int32_t node = static_cast<int32_t>(math::detail::to_bits(shifted) -
                                             math::detail::to_bits(kShifter));  // -48 .. 48
   const float t = (eighths - (shifted - kShifter)) * 0.125f;  // alpha - alpha_i, |t| <= 1/16
-  const ReluNode n = relu_node(node);
+#if defined(__OPTIMIZE_SIZE__)
+  const ReluNode n = relu_node_folded(node);
+#else
+  const ReluNode& n = kReluNodes.entries[node + 48];  // a reference: no copy of the node
+#endif
   const float cdf = n.cdf + t * (n.pdf + t * (n.cdf_t2 + t * n.cdf_t3));
   const float g = n.partial_mean + t * (n.cdf + t * (0.5f * n.pdf + t * n.partial_mean_t3));
   const ReluMeanVariance<float> in_table = relu_mean_variance_from_partial(v, sd, alpha, cdf, g);
