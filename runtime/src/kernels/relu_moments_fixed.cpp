@@ -181,7 +181,8 @@ inline int32_t larger(int32_t a, int32_t b) {
 // m 2^e in the layer's fixed point, value 2^-scale (truncated; the bounds keep it below 2^32).
 inline uint32_t to_fixed(const Wide& x, int32_t scale) {
   const int32_t shift = x.e - scale;
-  if (shift >= 0) return x.m << shift;
+  // a zero moment may carry any exponent: a shift of 32 or more is 0 here, as on every target
+  if (shift >= 0) return shift >= 32 ? 0u : x.m << shift;
   return shift <= -32 ? 0u : x.m >> -shift;
 }
 inline void store_word(float* buffer, uint32_t k, uint32_t word) {
