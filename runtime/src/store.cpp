@@ -2,6 +2,7 @@
 // pbp_store: two slots in NOR flash, the header programmed last (pbp_store.h, DEPLOYING.md §8).
 #include "pbp/pbp_store.h"
 
+#include "blob_view.hpp"
 #include "pbp/format.hpp"
 
 namespace {
@@ -105,6 +106,19 @@ pbp_status open_slot(const pbp_store& store, uint32_t slot, const Header& header
   return status;
 }
 
+// pbp_open's check, and the learner's of a learn_check section (pbp_open skips it): a stored blob
+// that a learning firmware's pbp_learn_init would refuse at the next boot is not persisted.
+pbp_status check_loads(const void* blob, size_t size) {
+  pbp_model model{};
+  pbp_status status = pbp_open(&model, blob, size);
+  if (status != PBP_OK) return status;
+  pbp::detail::Sections sections{};
+  status = pbp::detail::locate_sections(model.blob, model.blob_size, &sections);
+  if (status != PBP_OK || sections.learn_check.data == nullptr) return status;
+  pbp::detail::LearnCheckRecord record{};
+  return pbp::detail::read_learn_check(sections.learn_check, &record);
+}
+
 bool ready(const pbp_store* store) {
   return store->store_marker == kStoreMarker;
 }
@@ -175,9 +189,8 @@ extern "C" pbp_status pbp_store_boot(pbp_store* store, void* buffer, size_t capa
 extern "C" pbp_status pbp_store_save_blob(pbp_store* store, const void* blob, size_t size) {
   if (store == nullptr || blob == nullptr) return PBP_ERR_NULL_ARGUMENT;
   if (!ready(store)) return PBP_ERR_MODEL_NOT_OPEN;
-  pbp_model check{};
-  const pbp_status opens = pbp_open(&check, blob, size);  // never persist what would not load
-  if (opens != PBP_OK) return opens;
+  const pbp_status loads = check_loads(blob, size);  // never persist what would not load
+  if (loads != PBP_OK) return loads;
   if (size > store->slot_bytes - PBP_STORE_HEADER_BYTES) return PBP_ERR_BUFFER_TOO_SMALL;
   const pbp_flash& flash = *store->flash;
   const uint32_t slot = store->current == 0 ? 1u : 0u;

@@ -95,8 +95,10 @@ pbp_status pbp_store_boot(pbp_store* store, void* buffer, size_t capacity, pbp_m
  * header page first), reads back what landed and compares it byte for byte, then programs the
  * header, reads it back, and only then makes that slot current. On any error the current slot
  * and what boot returns are unchanged. Errors: PBP_ERR_NULL_ARGUMENT, PBP_ERR_MODEL_NOT_OPEN,
- * PBP_ERR_MISALIGNED_POINTER, pbp_open's status for `blob`, PBP_ERR_BUFFER_TOO_SMALL (the blob
- * does not fit a slot), PBP_ERR_FLASH, PBP_ERR_FLASH_VERIFY (read back differs: a worn slot). */
+ * PBP_ERR_MISALIGNED_POINTER, pbp_open's status for `blob`, PBP_ERR_BAD_LEARN_CHECK (its
+ * learn_check section, which pbp_open skips, is one pbp_learn_init refuses),
+ * PBP_ERR_BUFFER_TOO_SMALL (the blob does not fit a slot), PBP_ERR_FLASH, PBP_ERR_FLASH_VERIFY
+ * (read back differs: a worn slot). */
 pbp_status pbp_store_save_blob(pbp_store* store, const void* blob, size_t size);
 
 /* pbp_store_save_blob of the learner's model, written first into `scratch` (4-byte aligned,

@@ -10,6 +10,7 @@
 
 #include "learn_fixture.hpp"
 #include "pbp/format.hpp"
+#include "pbp/pbp_store.h"
 
 namespace pbp_learn_test {
 namespace {
@@ -121,8 +122,30 @@ TEST(LearnRestart, SectionLayout) {
             out.size());
 }
 
+// A RAM flash for pbp_store (NOR: erase to 0xFF, program clears bits), one page per 256 bytes.
+struct RamFlash {
+  std::vector<uint8_t> bytes;
+  pbp_flash flash{this, read, erase, program, 256, 4};
+  explicit RamFlash(size_t size) : bytes(size, 0xFF) {}
+  static int read(void* c, uint32_t at, void* out, uint32_t n) {
+    std::memcpy(out, &static_cast<RamFlash*>(c)->bytes[at], n);
+    return 0;
+  }
+  static int erase(void* c, uint32_t at) {
+    std::memset(&static_cast<RamFlash*>(c)->bytes[at], 0xFF, 256);
+    return 0;
+  }
+  static int program(void* c, uint32_t at, const void* data, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i)
+      static_cast<RamFlash*>(c)->bytes[at + i] &= static_cast<const uint8_t*>(data)[i];
+    return 0;
+  }
+};
+
 // pbp_learn_init checks the section: each field out of range, or another length, is refused
-// (learner zeroed, state untouched); pbp_open skips it, and the model predicts the same bits.
+// (learner zeroed, state untouched); pbp_open skips it, and the model predicts the same bits;
+// pbp_store_save_blob refuses to persist it (a learning firmware would not start from it) and
+// leaves the flash as it was.
 TEST(LearnRestart, MalformedSectionsAreRejected) {
   Learner l(write_blob(scaled(format::Storage::float32)));
   learn(l, synthetic(Task::regression, 40, 22), 0, 40);
@@ -177,6 +200,15 @@ TEST(LearnRestart, MalformedSectionsAreRejected) {
         << "offset " << e.offset - at;
     EXPECT_EQ(learner.learn_marker, 0u);
     for (const float v : state) ASSERT_EQ(v, 7.0f) << "offset " << e.offset - at;
+    const uint32_t slot = PBP_STORE_SLOT_BYTES(static_cast<uint32_t>(bad.size()), 256u);
+    RamFlash ram(2u * slot);
+    pbp_store store;
+    ASSERT_EQ(pbp_store_init(&store, &ram.flash, 0, slot, slot, good_blob.data(), good_blob.size),
+              PBP_OK);
+    EXPECT_EQ(pbp_store_save_blob(&store, blob.data(), blob.size), PBP_ERR_BAD_LEARN_CHECK)
+        << "offset " << e.offset - at;
+    EXPECT_EQ(ram.bytes, std::vector<uint8_t>(2u * slot, 0xFF)) << "offset " << e.offset - at;
+    EXPECT_EQ(pbp_store_save_blob(&store, good_blob.data(), good_blob.size), PBP_OK);
   }
   std::vector<float> state(PBP_LEARN_STATE_BYTES(good_model.weight_count) / 4);
   pbp_learner learner;
