@@ -106,14 +106,18 @@ pbp_status open_slot(const pbp_store& store, uint32_t slot, const Header& header
   return status;
 }
 
-// pbp_open's check, and the learner's of a learn_check section (pbp_open skips it): a stored blob
-// that a learning firmware's pbp_learn_init would refuse at the next boot is not persisted.
-pbp_status check_loads(const void* blob, size_t size) {
+// pbp_open's check, in a frame of its own: the pbp_model is not on the stack with what follows.
+__attribute__((noinline)) pbp_status opens(const void* blob, size_t size) {
   pbp_model model{};
-  pbp_status status = pbp_open(&model, blob, size);
-  if (status != PBP_OK) return status;
+  return pbp_open(&model, blob, size);
+}
+
+// The learner's check of a learn_check section, which pbp_open skips: a blob that a learning
+// firmware's pbp_learn_init would refuse at the next boot is not persisted (`blob` opens).
+__attribute__((noinline)) pbp_status learn_check_ok(const void* blob, size_t size) {
   pbp::detail::Sections sections{};
-  status = pbp::detail::locate_sections(model.blob, model.blob_size, &sections);
+  const pbp_status status = pbp::detail::locate_sections(static_cast<const uint8_t*>(blob),
+                                                         static_cast<uint32_t>(size), &sections);
   if (status != PBP_OK || sections.learn_check.data == nullptr) return status;
   pbp::detail::LearnCheckRecord record{};
   return pbp::detail::read_learn_check(sections.learn_check, &record);
@@ -189,7 +193,8 @@ extern "C" pbp_status pbp_store_boot(pbp_store* store, void* buffer, size_t capa
 extern "C" pbp_status pbp_store_save_blob(pbp_store* store, const void* blob, size_t size) {
   if (store == nullptr || blob == nullptr) return PBP_ERR_NULL_ARGUMENT;
   if (!ready(store)) return PBP_ERR_MODEL_NOT_OPEN;
-  const pbp_status loads = check_loads(blob, size);  // never persist what would not load
+  pbp_status loads = opens(blob, size);  // never persist what would not load
+  if (loads == PBP_OK) loads = learn_check_ok(blob, size);
   if (loads != PBP_OK) return loads;
   if (size > store->slot_bytes - PBP_STORE_HEADER_BYTES) return PBP_ERR_BUFFER_TOO_SMALL;
   const pbp_flash& flash = *store->flash;
