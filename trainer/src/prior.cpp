@@ -52,13 +52,19 @@ PriorFactors initial_prior_factors(const std::vector<Layer>& layers, const Gamma
   return factors;
 }
 
+// The reference's bound on a cavity's variance (weights in standardised units). A prior Gamma
+// whose variance estimate b/(a-1) would pass it is refused too: a nearly improper cavity (the
+// factor holding almost all of q's precision) has a mean far out, and one such weight would move
+// the shared Gamma by orders of magnitude (power's RH tail split: b 1.8e4 -> 6.7e11 -> 2.5e169).
+constexpr double kImproperVariance = 1e6;
+
 bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor,
                          double damping) {
   const double cavity_precision = 1.0 / variance - factor.precision;
   const double cavity_variance = 1.0 / cavity_precision;
   const double cavity_mean = (mean / variance - factor.mean_times_precision) * cavity_variance;
   const Gamma cavity_gamma{prior.a - factor.a, prior.b - factor.b};
-  if (!(cavity_variance > 0.0 && cavity_variance < 1e6 && cavity_gamma.b > 0.0 &&
+  if (!(cavity_variance > 0.0 && cavity_variance < kImproperVariance && cavity_gamma.b > 0.0 &&
         cavity_gamma.a > 1.0)) {
     return false;
   }
@@ -71,7 +77,10 @@ bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFact
       gaussian_gamma_update(cavity_gamma, 0.0, cavity_mean, cavity_variance);
   // A prior Gamma with a <= 1 has no finite b/(a-1): every later cavity would be skipped and the
   // model could not be exported. Such an update is refused like an improper cavity.
-  if (!usable_update(next) || !next_gamma || !(next_gamma->a > 1.0)) return false;
+  if (!usable_update(next) || !next_gamma || !(next_gamma->a > 1.0) ||
+      !(next_gamma->variance_estimate() < kImproperVariance)) {
+    return false;
+  }
 
   // The new factor is the ratio of the new posterior and the cavity, times the start's site
   // (a linear tilt, 0 unless FactorStart::start_site), which q keeps: its mean moves by v tilt.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "pbp/trainer/moment_matching.hpp"
 #include "pbp/trainer/prior.hpp"
@@ -60,6 +61,33 @@ TEST(PriorRefinement, ImproperCavityIsSkippedAndChangesNothing) {
   EXPECT_EQ(factor.precision, 2.0);
   PriorFactor eats_gamma{0.0, 0.1, 5.5, 0.0};  // cavity a = 0.5 <= 1
   EXPECT_FALSE(refine_prior_factor(mean, variance, prior, eats_gamma));
+}
+
+// A nearly improper cavity: q (m -78.3, v 1.97) is almost all factor, so the cavity's mean is far
+// out (-1.4e5, v_cav 3.6e3, both inside the reference's checks). Its moment match would take the
+// shared Gamma's variance from 22 to above 1e6 (as on power's RH tail split, which then could not
+// be exported: b 2.5e169); refused, and nothing changes.
+TEST(PriorRefinement, UpdateThatWouldBlowUpTheSharedGammaIsRefused) {
+  const double mean0 = -78.3272, variance0 = 1.96964, cavity_variance = 3605.08;
+  const double cavity_mean = -143023.0;
+  const double factor_precision = 1.0 / variance0 - 1.0 / cavity_variance;
+  PriorFactor factor{mean0 / variance0 - cavity_mean / cavity_variance, factor_precision, -2.89977,
+                     -2.72556};
+  const PriorFactor before = factor;
+  Gamma prior{805.913, 17842.3};
+  // The update the bound refuses: the cavity's Gamma matched against N(0 | m_cav, v_cav + b/(a-1)).
+  const std::optional<Gamma> matched = gaussian_gamma_update(
+      {prior.a - factor.a, prior.b - factor.b}, 0.0, cavity_mean, cavity_variance);
+  ASSERT_TRUE(matched.has_value());
+  EXPECT_GT(matched->variance_estimate(), 1e6);
+  double mean = mean0, variance = variance0;
+  EXPECT_FALSE(refine_prior_factor(mean, variance, prior, factor));
+  EXPECT_EQ(mean, mean0);
+  EXPECT_EQ(variance, variance0);
+  EXPECT_EQ(prior.a, 805.913);
+  EXPECT_EQ(prior.b, 17842.3);
+  EXPECT_EQ(factor.precision, before.precision);
+  EXPECT_EQ(factor.b, before.b);
 }
 
 // The share of skipped factor updates over a training run (the reference skips 1.4-4.4 % on

@@ -85,7 +85,7 @@ inline constexpr double kArdDamping = 0.5;
 // eq. 11, new factor (damped unless damping is 1). Updates the weight's (m, v) and its group's
 // prior Gamma. Returns false (and changes nothing) when the cavity is not a proper distribution:
 // v_cav <= 0 or >= 1e6, b_cav <= 0 or a_cav <= 1, or when the matched moments are unusable (a
-// variance that is not positive and finite, or a prior Gamma with a <= 1).
+// variance that is not positive and finite, or a prior Gamma with a <= 1 or b/(a-1) >= 1e6).
 bool refine_prior_factor(double& mean, double& variance, Gamma& prior, PriorFactor& factor,
                          double damping = kUndamped);
 
