@@ -120,7 +120,13 @@ std::vector<SplitResult> run_splits(const trainer::Dataset& data,
   parallel_for(
       splits.size(), jobs,
       [&progress](uint64_t done, uint64_t total) { progress.update(done, total); },
-      [&](size_t s) { results[s] = run_split(data, splits[s], options, recipe); });
+      [&](size_t s) {
+        try {
+          results[s] = run_split(data, splits[s], options, recipe);
+        } catch (const std::exception& error) {  // which split: its rows alone can fail a check
+          throw std::runtime_error("split " + std::to_string(s) + ": " + error.what());
+        }
+      });
   progress.finish();
   return results;
 }

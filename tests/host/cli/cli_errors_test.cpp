@@ -185,5 +185,24 @@ TEST_F(Errors, SplitFilesErrors) {
       path("nowhere"));
 }
 
+// A check that only one split's training rows fail names that split: split 1 trains on the
+// column's two extremes (std 2.4e19), the whole column passes (6.5e18).
+TEST_F(Errors, CrossvalNamesTheSplitThatFailed) {
+  std::string csv = "a,b,y\n1,2,3e19\n2,3,-3e19\n";
+  for (int i = 0; i < 40; ++i) csv += std::to_string(i % 7) + "," + std::to_string(i % 5) + ",0\n";
+  write_file(path("d.csv"), csv);
+  std::filesystem::create_directory(path("splits"));
+  std::string rows;
+  for (int i = 2; i < 30; ++i) rows += std::to_string(i) + "\n";
+  write_file(path("splits/index_train_0.txt"), rows);
+  write_file(path("splits/index_test_0.txt"), "30\n31\n");
+  write_file(path("splits/index_train_1.txt"), "0\n1\n2\n");
+  write_file(path("splits/index_test_1.txt"), "30\n31\n");
+  expect_one_line_error(
+      run_pbp({"crossval", "--data", path("d.csv"), "--split-files", path("splits"), "--recipe",
+               "paper", "--hidden", "5", "--epochs", "2"}),
+      1, "pbp crossval: error: split 1: target column 'y' has std 2.44949e+19");
+}
+
 }  // namespace
 }  // namespace pbp::cli_test
