@@ -19,8 +19,11 @@ namespace {
 double phi_cdf(double x) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
 }
+double log_normal(double x, double m, double v, double log_2pi_v) {
+  return -0.5 * (log_2pi_v + (x - m) * (x - m) / v);
+}
 double log_normal(double x, double m, double v) {
-  return -0.5 * (std::log(2.0 * M_PI * v) + (x - m) * (x - m) / v);
+  return log_normal(x, m, v, std::log(2.0 * M_PI * v));
 }
 
 // Moments of exp(log_density) on [lower, upper] by the trapezoid rule on `points` nodes.
@@ -274,16 +277,22 @@ TEST(BatchEpMoments, InputPriorTiltedMatchesTwoDimensionalIntegration) {
     const size_t n = 2001;
     const double sp = std::sqrt(vp), phi_step = 20 * sp / (n - 1);
     double mass = 0, w1 = 0, w2 = 0, p1 = 0, p2 = 0;
+    // What does not change along a row (or at all) is taken once: the same values, the same bits,
+    // one exponential per node instead of five transcendentals (14 s under qemu-aarch64).
+    const double log_2pi_vw = std::log(2.0 * M_PI * vw);
     for (size_t a = 0; a < n; ++a) {
       const double phi = mp - 10 * sp + phi_step * a;
-      const double cond_precision = 1 / vw + eta / std::exp(phi);
+      const double exp_phi = std::exp(phi);
+      const double log_2pi_exp_phi = std::log(2.0 * M_PI * exp_phi);
+      const double log_prior_phi = log_normal(phi, mp, vp);
+      const double cond_precision = 1 / vw + eta / exp_phi;
       const double centre = mw / vw / cond_precision, half = 12 / std::sqrt(cond_precision);
       const double w_step = 2 * half / (n - 1);
       for (size_t b = 0; b < n; ++b) {
         const double w = centre - half + w_step * b;
         const double d = (b == 0 || b + 1 == n ? 0.5 : 1.0) * w_step * phi_step *
-                         std::exp(log_normal(w, mw, vw) + log_normal(phi, mp, vp) +
-                                  eta * log_normal(w, 0.0, std::exp(phi)));
+                         std::exp(log_normal(w, mw, vw, log_2pi_vw) + log_prior_phi +
+                                  eta * log_normal(w, 0.0, exp_phi, log_2pi_exp_phi));
         mass += d, w1 += d * w, w2 += d * w * w, p1 += d * phi, p2 += d * phi * phi;
       }
     }
