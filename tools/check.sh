@@ -81,11 +81,10 @@ if ! skipped aarch64; then
 fi
 
 if ! skipped targets && [ -f targets/presets.txt ]; then
-  while read -r preset; do
-    [ -z "$preset" ] || [[ "$preset" == \#* ]] && continue
-    stage "$preset" "target $preset (QEMU)"
-    cmake --workflow --preset "$preset"
-  done < targets/presets.txt
+  # Two workflows at a time (a configure step uses one core), each one's output whole when it ends.
+  mapfile -t presets < <(grep -v -e '^#' -e '^$' targets/presets.txt)
+  stage targets "targets: ${presets[*]} (QEMU), two at a time"
+  bash tools/scripts/target_workflows.sh "${presets[@]}"
 fi
 
 if ! skipped package; then

@@ -19,30 +19,36 @@ namespace {
 double phi_cdf(double x) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
 }
+double log_normal(double x, double m, double v, double log_2pi_v) {
+  return -0.5 * (log_2pi_v + (x - m) * (x - m) / v);
+}
 double log_normal(double x, double m, double v) {
-  return -0.5 * (std::log(2.0 * M_PI * v) + (x - m) * (x - m) / v);
+  return log_normal(x, m, v, std::log(2.0 * M_PI * v));
 }
 
-// Moments of exp(log_density) on [lower, upper] by the trapezoid rule on `points` nodes.
+// Moments of exp(log_density) on [lower, upper] by the trapezoid rule on `points` nodes. Each
+// node's log density, then its weight, is computed once and kept for the later passes (the same
+// values: one log density and one exponential per node instead of three and two).
 template <class F>
 QuadratureMoments reference(double lower, double upper, size_t points, const F& log_density) {
   const double step = (upper - lower) / static_cast<double>(points - 1);
+  std::vector<double> node(points);  // the log density, then the weight
   double top = -1e300;
-  for (size_t i = 0; i < points; ++i) top = std::max(top, log_density(lower + step * i));
+  for (size_t i = 0; i < points; ++i) {
+    node[i] = log_density(lower + step * i);
+    top = std::max(top, node[i]);
+  }
   double mass = 0.0, first = 0.0;
   for (size_t i = 0; i < points; ++i) {
-    const double w =
-        (i == 0 || i + 1 == points ? 0.5 : 1.0) * std::exp(log_density(lower + step * i) - top);
-    mass += w;
-    first += w * (lower + step * i);
+    node[i] = (i == 0 || i + 1 == points ? 0.5 : 1.0) * std::exp(node[i] - top);
+    mass += node[i];
+    first += node[i] * (lower + step * i);
   }
   QuadratureMoments r;
   r.mean = first / mass;
   double second = 0.0;
   for (size_t i = 0; i < points; ++i) {
-    const double w =
-        (i == 0 || i + 1 == points ? 0.5 : 1.0) * std::exp(log_density(lower + step * i) - top);
-    second += w * (lower + step * i - r.mean) * (lower + step * i - r.mean);
+    second += node[i] * (lower + step * i - r.mean) * (lower + step * i - r.mean);
   }
   r.variance = second / mass;
   r.log_mass = top + std::log(mass * step);
@@ -251,8 +257,10 @@ TEST(BatchEpMoments, OutputPriorTiltedMatchesIntegration) {
        std::vector<std::pair<double, double>>{{1.5, 0.3}, {0.2, 1.0}, {-0.5, 0.4}, {4.0, 9.0}}) {
     const QuadratureMoments t = output_prior_tilted(m, v, eta);
     const double upper = std::max(m, 0.0) + 14 * std::sqrt(v);
+    const double log_2pi_v = std::log(2.0 * M_PI * v);
     const QuadratureMoments r = reference(0.0, upper, 400001, [&](double w) {
-      return eta * (std::log(2.0 * 0.375) - 2.5 * std::log1p(0.25 * w * w)) + log_normal(w, m, v);
+      return eta * (std::log(2.0 * 0.375) - 2.5 * std::log1p(0.25 * w * w)) +
+             log_normal(w, m, v, log_2pi_v);
     });
     EXPECT_NEAR(t.mean, r.mean, 1e-6 * std::sqrt(r.variance)) << m << " " << v;
     EXPECT_NEAR(t.variance, r.variance, 1e-5 * r.variance) << m << " " << v;
@@ -274,16 +282,22 @@ TEST(BatchEpMoments, InputPriorTiltedMatchesTwoDimensionalIntegration) {
     const size_t n = 2001;
     const double sp = std::sqrt(vp), phi_step = 20 * sp / (n - 1);
     double mass = 0, w1 = 0, w2 = 0, p1 = 0, p2 = 0;
+    // What does not change along a row (or at all) is taken once: the same values, the same bits,
+    // one exponential per node instead of five transcendentals (14 s under qemu-aarch64).
+    const double log_2pi_vw = std::log(2.0 * M_PI * vw);
     for (size_t a = 0; a < n; ++a) {
       const double phi = mp - 10 * sp + phi_step * a;
-      const double cond_precision = 1 / vw + eta / std::exp(phi);
+      const double exp_phi = std::exp(phi);
+      const double log_2pi_exp_phi = std::log(2.0 * M_PI * exp_phi);
+      const double log_prior_phi = log_normal(phi, mp, vp);
+      const double cond_precision = 1 / vw + eta / exp_phi;
       const double centre = mw / vw / cond_precision, half = 12 / std::sqrt(cond_precision);
       const double w_step = 2 * half / (n - 1);
       for (size_t b = 0; b < n; ++b) {
         const double w = centre - half + w_step * b;
         const double d = (b == 0 || b + 1 == n ? 0.5 : 1.0) * w_step * phi_step *
-                         std::exp(log_normal(w, mw, vw) + log_normal(phi, mp, vp) +
-                                  eta * log_normal(w, 0.0, std::exp(phi)));
+                         std::exp(log_normal(w, mw, vw, log_2pi_vw) + log_prior_phi +
+                                  eta * log_normal(w, 0.0, exp_phi, log_2pi_exp_phi));
         mass += d, w1 += d * w, w2 += d * w * w, p1 += d * phi, p2 += d * phi * phi;
       }
     }

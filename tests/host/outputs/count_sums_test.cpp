@@ -17,22 +17,32 @@ namespace {
 
 namespace outputs = pbp::outputs;
 
-// pmf of NB(mean mu, scale psi); psi = 0: Poisson(mu). `magnitude` gets the sum of the terms'
-// magnitudes, which bounds the rounding error of the result (see Direct::log_pmf_error).
-long double nb_log_pmf(long double k, long double mu, long double psi, long double& magnitude) {
-  if (psi == 0) {
-    const long double terms[] = {k * std::log(mu), mu, std::lgamma(k + 1)};
-    magnitude = std::abs(terms[0]) + terms[1] + std::abs(terms[2]);
-    return terms[0] - terms[1] - terms[2];
+// log pmf of NB(mean mu, scale psi); psi = 0: Poisson(mu). `magnitude` gets the sum of the
+// terms' magnitudes, which bounds the rounding error of the result (see Direct::log_pmf_error).
+// The terms that do not depend on k are computed once (the same values in the same operations,
+// so the same bits): long double is binary128 in software under qemu-aarch64, where the
+// logarithms and lgamma(r) taken again for each of up to 5e5 terms made this test 40 s long.
+struct NbLogPmf {
+  long double mu, psi;
+  long double r = psi == 0 ? 0 : 1 / psi;
+  long double log_mu = std::log(mu);
+  long double lgamma_r = psi == 0 ? 0 : std::lgamma(r);
+  long double r_log1p = psi == 0 ? 0 : r * std::log1p(psi * mu);
+  long double log_odds = psi == 0 ? 0 : std::log(psi * mu) - std::log1p(psi * mu);
+
+  long double operator()(long double k, long double& magnitude) const {
+    if (psi == 0) {
+      const long double terms[] = {k * log_mu, mu, std::lgamma(k + 1)};
+      magnitude = std::abs(terms[0]) + terms[1] + std::abs(terms[2]);
+      return terms[0] - terms[1] - terms[2];
+    }
+    const long double terms[] = {std::lgamma(k + r), lgamma_r, std::lgamma(k + 1), r_log1p,
+                                 k * log_odds};
+    magnitude = 0;
+    for (const long double term : terms) magnitude += std::abs(term);
+    return terms[0] - terms[1] - terms[2] - terms[3] + terms[4];
   }
-  const long double r = 1 / psi;
-  const long double terms[] = {std::lgamma(k + r), std::lgamma(r), std::lgamma(k + 1),
-                               r * std::log1p(psi * mu),
-                               k * (std::log(psi * mu) - std::log1p(psi * mu))};
-  magnitude = 0;
-  for (const long double term : terms) magnitude += std::abs(term);
-  return terms[0] - terms[1] - terms[2] - terms[3] + terms[4];
-}
+};
 
 // The pmf ratio pmf(k + 1) / pmf(k) of NB(mu, psi).
 long double pmf_ratio(long double k, long double mu, long double psi) {
@@ -72,8 +82,9 @@ Direct direct_sums(double mu, double psi) {
   // Summed until the tail beyond k (at most pmf(k) rho / (1 - rho), rho bounding the later pmf
   // ratios) is negligible even weighted by k^2: psi = 2.5 at mean 2600 needs ~5e5 terms.
   const long double p_limit = psi * mu / (1 + psi * mu);
+  const NbLogPmf log_pmf{mu, psi};
   for (long double k = 0;; ++k) {
-    const long double p = std::exp(nb_log_pmf(k, mu, psi, magnitude));
+    const long double p = std::exp(log_pmf(k, magnitude));
     d.log_pmf_error = std::max(d.log_pmf_error, 8 * kUnitRoundoff<long double> * magnitude);
     pmf.push_back(p);
     total += p;

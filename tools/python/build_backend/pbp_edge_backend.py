@@ -128,7 +128,10 @@ def _configure(config_settings):
         args += ["-G", "Ninja"]
     try:  # pybind11 from wherever this Python has it (Debian's, or an isolated build's)
         import pybind11
-        args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+        # A fallback: CMake's own pybind11 of the same version comes first (tools/python/
+        # CMakeLists.txt), whose header paths the host build's compiler cache entries name.
+        args += [f"-DPBP_PYBIND11_DIR={pybind11.get_cmake_dir()}",
+                 f"-DPBP_PYBIND11_VERSION={pybind11.__version__}"]
     except ImportError:
         pass
     extra = (config_settings or {}).get("cmake.args") or os.environ.get("CMAKE_ARGS", "")
