@@ -114,19 +114,20 @@ inline Wide square_plus(Normalised m, uint32_t v_magnitude) {
   return {aligned(square, e_square) + aligned(half_v, e_v), e};
 }
 
-// A zero moment's exponent, far below any layer's fixed point (whose scale is above -432): its
-// shift into it is below -32, so to_fixed gives 0 by its right shift. Only these zeros need it:
-// the table's moments carry their unit's exponent, zero or not, whose shift the bounds keep below
-// 32 (relu_units_fixed), as they do every nonzero moment's.
-constexpr int32_t kZeroExponent = -1024;
+// A zero variance's exponent, far below any layer's fixed point for C (whose scale is above -432,
+// but may be far below the exponent 0 the limits' other zeros carry): its shift into it is below
+// -32, so to_fixed gives 0 by its right shift. A's and B's scales are at least -30 (their bounds
+// include the bias unit's 1), so a zero A or B of exponent 0 shifts by at most 30; the table's
+// moments carry their unit's exponent, zero or not, whose shift the bounds keep below 32
+// (relu_units_fixed), as they do every nonzero moment's.
+constexpr int32_t kZeroExponent = -(1 << 30);  // (one immediate on Thumb-2; no shift overflows)
 
 // The moments where |alpha| >= 6 (or v = 0): 0 for m <= 0, else (m, m^2 + v, v).
 Moments limit_moments(uint32_t m_magnitude, uint32_t v_magnitude) {
-  constexpr Wide kZero{0u, kZeroExponent};
-  if (m_magnitude == 0) return {kZero, kZero, kZero};
+  if (m_magnitude == 0) return {{0u, 0}, {0u, 0}, {0u, kZeroExponent}};
   const Normalised mn = normalise(m_magnitude);
-  if (v_magnitude == 0) return {{mn.m, mn.e}, square_plus(mn, 0u), kZero};
-  const s8_s16::Unpacked vu = s8_s16::unpack(v_magnitude);
+  const s8_s16::Unpacked vu =
+      v_magnitude != 0 ? s8_s16::unpack(v_magnitude) : s8_s16::Unpacked{0u, kZeroExponent};
   return {{mn.m, mn.e}, square_plus(mn, v_magnitude), {vu.significand, vu.exponent}};
 }
 
