@@ -200,8 +200,9 @@ __attribute__((noinline)) void codes_of_fixed(uint32_t n, float* z_mean, float* 
   const bool has_c = top_c != 0;
   const CodeShift sa = vector_shifts(top_a, scales.a, codes.ea);
   const CodeShift sb = vector_shifts(top_b, scales.b, codes.eb);
-  codes.ec = 0;
-  const CodeShift sc = has_c ? vector_shifts(top_c, scales.c, codes.ec) : code_shifts(0);
+  // (C's shifts from a largest word of 1 where every C is 0: none of its codes is stored)
+  const CodeShift sc = vector_shifts(has_c ? top_c : 1u, scales.c, codes.ec);
+  if (!has_c) codes.ec = 0;
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
   uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
   if constexpr (kCompact) {  // one loop: a group, or the units past the last full group
