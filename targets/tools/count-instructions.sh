@@ -11,11 +11,12 @@
 # build/tools/insncount/. Bare-metal counts are exact and repeatable; in user mode (Linux presets)
 # the count includes the C library's start-up, so measure N and 1 iterations and take the difference.
 # PBP_COUNT_MARK=<hex address> also prints "mark: N" (the count so far) each time the instruction
-# at that address runs (the plugin's mark=; targets/cost uses it).
+# at that address runs (the plugin's mark=; targets/cost uses it). PBP_COUNT_PROFILE=<file> also
+# writes each instruction address's count to <file> (the plugin's profile=; function-counts.py).
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-  sed -n '2,14p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
 preset=$1
@@ -49,7 +50,7 @@ trap 'rm -f "$log"' EXIT
 status=0
 # Plugin options go right after the emulator's name: qemu-user needs them before the program,
 # and qemu-system-arm's command line ends with "-kernel" <elf>.
-"${emu[0]}" -plugin "$plugin${PBP_COUNT_MARK:+,mark=$PBP_COUNT_MARK}" -d plugin -D "$log" "${emu[@]:1}" "$elf" "$@" || status=$?
+"${emu[0]}" -plugin "$plugin${PBP_COUNT_MARK:+,mark=$PBP_COUNT_MARK}${PBP_COUNT_PROFILE:+,profile=$PBP_COUNT_PROFILE}" -d plugin -D "$log" "${emu[@]:1}" "$elf" "$@" || status=$?
 count=$(sed -n 's/^insns: //p' "$log" | tail -1)
 if [ -z "$count" ]; then
   echo "count-instructions: no count reported (did QEMU load the plugin?)" >&2

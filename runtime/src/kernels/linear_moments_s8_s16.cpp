@@ -170,6 +170,14 @@ inline CodeShift code_shifts(int32_t shift) {
 inline int32_t fixed_code(uint32_t word, CodeShift s) {
   return static_cast<int32_t>((((word << s.left) >> s.right) + 1u) >> 1);
 }
+// A vector's code shifts from its largest word (> 0), and its codes' exponent from its words'
+// scale (one out-of-line copy in the compact build, as the rows' helpers).
+PBP_S8_S16_ROW_HELPER inline CodeShift vector_shifts(uint32_t top, int32_t scale,
+                                                     int32_t& exponent) {
+  const int32_t shift = code_shift(top);
+  exponent = scale + shift;
+  return code_shifts(shift);
+}
 
 // The codes of units whose ReLU moments relu_units_fixed left in fixed point (A's words over
 // z_mean, B's over z_var, C's over c_words): a group's codes over its own z_mean words (ab) and
@@ -181,40 +189,56 @@ __attribute__((noinline)) void codes_of_fixed(uint32_t n, float* z_mean, float* 
   // the bias unit's 1 in each fixed point (0 below its last bit: then eA > 0 and the rows add
   // the bias's mean in float)
   const auto one = [](int32_t scale) { return scale > 0 ? 0u : 1u << -scale; };
-  uint32_t top_a = one(scales.a), top_b = one(scales.b), top_c = 0u;  // each vector's largest
+  const uint32_t one_a = one(scales.a), one_b = one(scales.b);
+  uint32_t top_a = one_a, top_b = one_b, top_c = 0u;  // each vector's largest
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t a = load_word(z_mean, k), b = load_word(z_var, k), c = load_word(c_words, k);
     top_a = a > top_a ? a : top_a;
     top_b = b > top_b ? b : top_b;
     top_c = c > top_c ? c : top_c;
   }
-  const int32_t shift_a = code_shift(top_a), shift_b = code_shift(top_b);
   const bool has_c = top_c != 0;
-  const int32_t shift_c = has_c ? code_shift(top_c) : 0;
-  codes.ea = scales.a + shift_a;
-  codes.eb = scales.b + shift_b;
-  codes.ec = has_c ? scales.c + shift_c : 0;
-  const CodeShift sa = code_shifts(shift_a), sb = code_shifts(shift_b), sc = code_shifts(shift_c);
+  const CodeShift sa = vector_shifts(top_a, scales.a, codes.ea);
+  const CodeShift sb = vector_shifts(top_b, scales.b, codes.eb);
+  // (C's shifts from a largest word of 1 where every C is 0: none of its codes is stored)
+  const CodeShift sc = vector_shifts(has_c ? top_c : 1u, scales.c, codes.ec);
+  if (!has_c) codes.ec = 0;
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
   uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
-  const uint32_t grouped = grouped_count(n);
-  for (uint32_t k = 0; k < grouped; k += 4u) {
-    int32_t a[4], b[4], c[4];
-    for (uint32_t i = 0; i < 4u; ++i) {
-      a[i] = fixed_code(load_word(z_mean, k + i), sa);
-      b[i] = fixed_code(load_word(z_var, k + i), sb);
-      c[i] = fixed_code(load_word(c_words, k + i), sc);
+  if constexpr (kCompact) {  // one loop: a group, or the units past the last full group
+    for (uint32_t k = 0; k < n; k += 4u) {
+      const uint32_t units = n - k < 4u ? n - k : 4u;
+      int32_t a[4], b[4];
+      for (uint32_t i = 0; i < units; ++i) {
+        a[i] = fixed_code(load_word(z_mean, k + i), sa);
+        b[i] = fixed_code(load_word(z_var, k + i), sb);
+        // C at once, over B words already read (in group 0, its own units' after their B)
+        const int32_t c = fixed_code(load_word(c_words, k + i), sc);
+        if (has_c) store_code(c_bytes, k + (units == 4u ? kGroupOrder[i] : i), c);
+        if (units < 4u) store_ab_single(ab, k + i, a[i], b[i]);  // over its own float only
+      }
+      if (units == 4u) store_ab_group(ab, k, a, b);
     }
-    store_ab_group(ab, k, a, b);
-    if (has_c) store_c_group(c_bytes, k, c);
+  } else {  // each full group unrolled, then the rest
+    const uint32_t grouped = grouped_count(n);
+    for (uint32_t k = 0; k < grouped; k += 4u) {
+      int32_t a[4], b[4], c[4];
+      for (uint32_t i = 0; i < 4u; ++i) {
+        a[i] = fixed_code(load_word(z_mean, k + i), sa);
+        b[i] = fixed_code(load_word(z_var, k + i), sb);
+        c[i] = fixed_code(load_word(c_words, k + i), sc);
+      }
+      store_ab_group(ab, k, a, b);
+      if (has_c) store_c_group(c_bytes, k, c);
+    }
+    for (uint32_t k = grouped; k < n; ++k) {
+      const int32_t a = fixed_code(load_word(z_mean, k), sa);
+      store_ab_single(ab, k, a, fixed_code(load_word(z_var, k), sb));
+      if (has_c) store_code(c_bytes, k, fixed_code(load_word(c_words, k), sc));
+    }
   }
-  for (uint32_t k = grouped; k < n; ++k) {
-    const int32_t a = fixed_code(load_word(z_mean, k), sa);
-    store_ab_single(ab, k, a, fixed_code(load_word(z_var, k), sb));
-    if (has_c) store_code(c_bytes, k, fixed_code(load_word(c_words, k), sc));
-  }
-  codes.bias_a = fixed_code(one(scales.a), sa);
-  codes.bias_b = fixed_code(one(scales.b), sb);
+  codes.bias_a = fixed_code(one_a, sa);
+  codes.bias_b = fixed_code(one_b, sb);
   codes.ab = ab;
   codes.c = has_c ? c_bytes : nullptr;
 }

@@ -354,28 +354,35 @@ __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q,
   // Two passes, each with few live values (Cortex-M0 has eight low registers): the mean in
   // 32-bit blocks, then u^2 B and q^2 C: a pair of u^2 B terms (each < 2^31) and a group's four
   // q^2 C terms (each < 2^29) added in 32 bits before each 64-bit addition.
-  for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
-    const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
-    int32_t block = 0;
-    for (uint32_t k = k0; k < end; k += 4u) block += group_mean_terms(q + k, ab + 4u * k);
-    sums.mean += block;
-  }
-  for (uint32_t k = 0; k < grouped; k += 4u) {
-    variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
-  }
+  constexpr bool kOnePass = false;
 #else
-  // One pass where registers are many (RISC-V, AArch64, x86): the mean in 32-bit blocks.
-  for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
-    const uint32_t end = grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped;
-    int32_t block = 0;
+  // One pass where registers are many (RISC-V, AArch64, x86).
+  constexpr bool kOnePass = true;
+#endif
+  // The mean in 32-bit blocks of at most kMeanBlock terms (with the variance terms in one pass).
+  const auto block_of = [&](uint32_t k0, uint32_t end, int32_t block)
+      __attribute__((always_inline)) {
     for (uint32_t k = k0; k < end; k += 4u) {
       block += group_mean_terms(q + k, ab + 4u * k);
+      if constexpr (kOnePass) {
+        variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
+      }
+    }
+    return block;
+  };
+  if (grouped < kMeanBlock) {  // one block with the tail's terms: most rows, no blocks' loop
+    sums.mean = block_of(0u, grouped, group_mean_terms(q_tail, tail.ab));
+  } else {
+    for (uint32_t k0 = 0; k0 < grouped; k0 += kMeanBlock) {
+      sums.mean += block_of(k0, grouped - k0 > kMeanBlock ? k0 + kMeanBlock : grouped, 0);
+    }
+    sums.mean += group_mean_terms(q_tail, tail.ab);
+  }
+  if constexpr (!kOnePass) {
+    for (uint32_t k = 0; k < grouped; k += 4u) {
       variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
     }
-    sums.mean += block;
   }
-#endif
-  sums.mean += group_mean_terms(q_tail, tail.ab);
   variance_terms(q_tail, u_tail, tail.ab + 8u, tail.c);
   return sums;
 }

@@ -114,12 +114,20 @@ inline Wide square_plus(Normalised m, uint32_t v_magnitude) {
   return {aligned(square, e_square) + aligned(half_v, e_v), e};
 }
 
+// A zero variance's exponent, far below any layer's fixed point for C (whose scale is above -432,
+// but may be far below the exponent 0 the limits' other zeros carry): its shift into it is below
+// -32, so to_fixed gives 0 by its right shift. A's and B's scales are at least -30 (their bounds
+// include the bias unit's 1), so a zero A or B of exponent 0 shifts by at most 30; the table's
+// moments carry their unit's exponent, zero or not, whose shift the bounds keep below 32
+// (relu_units_fixed), as they do every nonzero moment's.
+constexpr int32_t kZeroExponent = -(1 << 30);  // (one immediate on Thumb-2; no shift overflows)
+
 // The moments where |alpha| >= 6 (or v = 0): 0 for m <= 0, else (m, m^2 + v, v).
 Moments limit_moments(uint32_t m_magnitude, uint32_t v_magnitude) {
-  if (m_magnitude == 0) return {{0u, 0}, {0u, 0}, {0u, 0}};
+  if (m_magnitude == 0) return {{0u, 0}, {0u, 0}, {0u, kZeroExponent}};
   const Normalised mn = normalise(m_magnitude);
   const s8_s16::Unpacked vu =
-      v_magnitude != 0 ? s8_s16::unpack(v_magnitude) : s8_s16::Unpacked{0u, 0};
+      v_magnitude != 0 ? s8_s16::unpack(v_magnitude) : s8_s16::Unpacked{0u, kZeroExponent};
   return {{mn.m, mn.e}, square_plus(mn, v_magnitude), {vu.significand, vu.exponent}};
 }
 
@@ -178,11 +186,11 @@ inline int32_t exponent_above(uint32_t magnitude) {
 inline int32_t larger(int32_t a, int32_t b) {
   return a > b ? a : b;
 }
-// m 2^e in the layer's fixed point, value 2^-scale (truncated; the bounds keep it below 2^32).
+// m 2^e in the layer's fixed point, value 2^-scale (truncated; the bounds keep it below 2^32,
+// and every left shift below 32: kZeroExponent's zeros shift right; UBSan checks it in the tests).
 inline uint32_t to_fixed(const Wide& x, int32_t scale) {
   const int32_t shift = x.e - scale;
-  // a zero moment may carry any exponent: a shift of 32 or more is 0 here, as on every target
-  if (shift >= 0) return shift >= 32 ? 0u : x.m << shift;
+  if (shift >= 0) return x.m << shift;
   return shift <= -32 ? 0u : x.m >> -shift;
 }
 inline void store_word(float* buffer, uint32_t k, uint32_t word) {

@@ -287,3 +287,48 @@ PBP_TEST(fixed_point_relu_is_bit_identical_to_the_host) {
   pbp_test::note("hash 0x%08lx", static_cast<unsigned long>(hash));
   PBP_CHECK_EQ(hash, 0x78eb2d51u);
 }
+
+// relu_units_fixed's words are each unit's moments (relu_moments_fixed's, normalised) truncated to
+// the layer's fixed point, in layers of any mix of finite values: zero, subnormal and huge means
+// and variances, all variances 0, one unit setting the scales. Every nonzero moment's shift into
+// the fixed point is <= 0 (the bounds hold), and a zero moment's shift is never taken as a 32-bit
+// shift of 32 or more (the sanitizer preset checks that as undefined behaviour).
+PBP_TEST(fixed_point_relu_words_are_the_moments_truncated_to_the_layer_scale) {
+  namespace rf = pbp::detail::relu_fixed;
+  g_state = 977u;
+  const auto any_finite = []() {  // 1 in 4 zero, 1 in 8 subnormal, else any binade and sign
+    const uint32_t r = next_random(), sign = next_random() & 0x80000000u;
+    if (r % 4u == 0u) return 0.0f;
+    if (r % 8u == 1u)
+      return pbp::math::detail::from_bits<float>(sign | (next_random() & 0x7FFFFFu));
+    const uint32_t biased = next_random() % 254u + 1u;
+    return pbp::math::detail::from_bits<float>(sign | biased << 23 | (next_random() & 0x7FFFFFu));
+  };
+  uint32_t wrong = 0, beyond = 0;
+  for (uint32_t layer = 0; layer < 600u; ++layer) {
+    const uint32_t n = next_random() % 12u + 1u;
+    float z_mean[12], z_var[12], c_words[12];
+    rf::Moments expected[12];
+    for (uint32_t k = 0; k < n; ++k) {
+      z_mean[k] = any_finite();
+      const float v = layer % 3u == 0u ? 0.0f : any_finite();
+      z_var[k] = v < 0.0f ? -v : v;
+      expected[k] = rf::relu_moments_fixed(z_mean[k], z_var[k]);
+    }
+    rf::Scales scales;
+    PBP_CHECK(rf::relu_units_fixed(n, z_mean, z_var, c_words, scales));
+    const auto truncated = [&beyond](const rf::Wide& x, int32_t scale) -> uint32_t {
+      if (x.m == 0u) return 0u;
+      const int32_t shift = x.e - scale;
+      beyond += shift > 0 ? 1u : 0u;
+      return shift > 0 || shift <= -32 ? 0u : x.m >> -shift;
+    };
+    for (uint32_t k = 0; k < n; ++k) {
+      wrong += rf::load_word(z_mean, k) != truncated(expected[k].mean, scales.a) ? 1u : 0u;
+      wrong += rf::load_word(z_var, k) != truncated(expected[k].square, scales.b) ? 1u : 0u;
+      wrong += rf::load_word(c_words, k) != truncated(expected[k].variance, scales.c) ? 1u : 0u;
+    }
+  }
+  PBP_CHECK_EQ(beyond, 0u);
+  PBP_CHECK_EQ(wrong, 0u);
+}
