@@ -7,6 +7,7 @@
 // likelihood is checked here by its table lines alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -57,6 +58,7 @@ void check_regression_line(LikelihoodKind kind, const char* name) {
     EXPECT_EQ(opened.view().epistemic_scale, static_cast<float>(scale));
     std::vector<uint8_t> workspace(opened.workspace_bytes());
     std::mt19937_64 rng(3);
+    double smallest = INFINITY, largest = 0.0;
     for (int i = 0; i < 100; ++i) {
       const std::vector<double> x = pbp::test_fixtures::random_row(model, rng);
       const std::vector<float> xf(x.begin(), x.end());
@@ -68,6 +70,13 @@ void check_regression_line(LikelihoodKind kind, const char* name) {
       EXPECT_NEAR(p.mean, ref.mean, 1e-5 * (std::abs(ref.mean) + std::sqrt(ref.variance())));
       EXPECT_NEAR(p.epistemic_variance, ref.epistemic_variance, 1e-5 * ref.epistemic_variance);
       EXPECT_NEAR(p.aleatoric_variance, ref.aleatoric_variance, 1e-5 * ref.aleatoric_variance);
+      EXPECT_FLOAT_EQ(p.std * p.std, p.epistemic_variance + p.aleatoric_variance);
+      smallest = std::min(smallest, ref.aleatoric_variance);
+      largest = std::max(largest, ref.aleatoric_variance);
+    }
+    // A second output (the heteroscedastic's log noise) makes the noise vary with the input.
+    if (Blob::kOutputs > 1) {
+      EXPECT_GT(largest, smallest);
     }
     const Model read = pbp::trainer::read_blob(blob);
     EXPECT_EQ(read.likelihood, kind);
