@@ -53,9 +53,11 @@ extern "C" pbp_status pbp_learn_init(pbp_learner* learner, const pbp_model* sour
   *learner = pbp_learner{};
   if (source == nullptr || state == nullptr) return PBP_ERR_NULL_ARGUMENT;
   if (source->open_marker != kOpenMarker) return PBP_ERR_MODEL_NOT_OPEN;
-  // The learner's regression update is the Gaussian-Gamma one: not the heteroscedastic model's.
+  // The learner's regression update is the Gaussian-Gamma one: not another regression
+  // likelihood's (likelihoods.hpp).
   if ((source->task != PBP_TASK_REGRESSION && source->task != PBP_TASK_BINARY) ||
-      source->likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC) {
+      (source->task == PBP_TASK_REGRESSION && source->likelihood != PBP_LIKELIHOOD_GAUSSIAN &&
+       source->likelihood != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED)) {
     return PBP_ERR_WRONG_TASK;
   }
   // The learner keeps float32 weights: a runtime without the float32 kernel cannot predict them.

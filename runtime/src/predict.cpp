@@ -5,8 +5,8 @@
 #include "forward_pass.hpp"
 #include "input_range.hpp"
 #include "pbp/data_distance.hpp"
+#include "pbp/likelihoods.hpp"
 #include "pbp/math.hpp"
-#include "pbp/outputs.hpp"
 
 namespace {
 
@@ -17,10 +17,10 @@ __attribute__((noinline)) pbp_status regression_result(const pbp_model* model, c
                                                        const float* variance,
                                                        pbp_prediction* result) {
   using namespace pbp;
-  const outputs::RegressionMoments<float> moments = outputs::regression_predictive(
-      PBP_WITH_HETEROSCEDASTIC && model->likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC,
-      mean, variance, model->epistemic_scale, model->noise_a, model->noise_b, model->target_mean,
-      model->target_std);
+  const outputs::RegressionMoments<float> moments =
+      regression_predictive<float>(model->likelihood, mean, variance,
+                                   {model->epistemic_scale, model->noise_a, model->noise_b,
+                                    model->target_mean, model->target_std});
   pbp_prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;

@@ -73,9 +73,7 @@ void read_metadata(const pbp_model& opened, Model& model) {
 Model read_model(const pbp_model& opened) {
   Model model;
   model.task = static_cast<Task>(opened.task);
-  model.likelihood = opened.likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC
-                         ? LikelihoodKind::heteroscedastic
-                         : resolve_likelihood(LikelihoodKind::automatic, model.task);
+  model.likelihood = trainer_likelihood(opened.likelihood);  // likelihood_table.hpp
   model.epistemic_scale = opened.epistemic_scale;
   model.noise = {opened.noise_a, opened.noise_b};
   model.prior = {opened.prior_a, opened.prior_b};

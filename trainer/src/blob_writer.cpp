@@ -54,28 +54,21 @@ float to_float(double value, const char* what) {
   return f;
 }
 
-// Each task's likelihood; a regression model with a scale other than 1 needs the scaled one
-// (which readers that predate it reject rather than predict without the scale).
-fmt::Likelihood blob_likelihood(const Model& model) {
-  switch (model.task) {
-    case Task::binary:
-      return fmt::Likelihood::probit;
-    case Task::multiclass:
-      return fmt::Likelihood::softmax;
-    case Task::count:
-      return fmt::Likelihood::poisson;
-    default:
-      if (model.likelihood == LikelihoodKind::heteroscedastic) {
-        return fmt::Likelihood::gaussian_heteroscedastic;
-      }
-      return model.epistemic_scale == 1.0 ? fmt::Likelihood::gaussian
-                                          : fmt::Likelihood::gaussian_epistemic_scaled;
-  }
+// The model's likelihood's blob likelihood (likelihood_table.hpp); a model with a scale other
+// than 1 needs the scaled one (which readers that predate it reject rather than predict without
+// the scale).
+uint32_t model_blob_likelihood(const Model& model) {
+  return blob_likelihood(model.likelihood, model.task, model.epistemic_scale != 1.0);
 }
 
 void check_model(const Model& model) {
   if (static_cast<uint32_t>(model.task) > PBP_TASK_COUNT_DATA) {
     throw std::invalid_argument("write_blob: unsupported task");
+  }
+  if (likelihood_task(model.likelihood, model.task) != model.task) {
+    throw std::invalid_argument(std::string("write_blob: the ") +
+                                likelihood_kind_name(model.likelihood) +
+                                " likelihood goes with another task");
   }
   const auto known = [](fmt::Storage s) { return is_storage_type(static_cast<uint32_t>(s)); };
   if (!known(model.weight_storage)) {
@@ -121,10 +114,11 @@ void check_model(const Model& model) {
       throw std::invalid_argument("write_blob: multiclass needs 2.." +
                                   std::to_string(PBP_MAX_CLASSES) + " outputs (one per class)");
     }
-  } else if (model.output_count() != likelihood_outputs(static_cast<uint32_t>(
-                                         blob_likelihood(model)))) {  // likelihoods.hpp
+  } else if (model.output_count() != likelihood_outputs(model_blob_likelihood(model))) {
     throw std::invalid_argument(
-        "write_blob: the output count does not match the likelihood (1; heteroscedastic: 2)");
+        std::string("write_blob: the output count does not match the ") +
+        likelihood_kind_name(resolve_likelihood(model.likelihood, model.task)) + " likelihood's " +
+        std::to_string(likelihood_outputs(model_blob_likelihood(model))));
   }
   const Standardisation& s = model.standardisation;
   if (s.input_mean.size() != model.input_count() || s.input_std.size() != model.input_count()) {
@@ -333,11 +327,11 @@ std::vector<uint8_t> write_blob(const Model& model) {
     out.put_u32(entry + fmt::section_entry::kLength, static_cast<uint32_t>(out.size() - start));
   };
 
-  const fmt::Likelihood likelihood = blob_likelihood(model);
-  const bool scaled = likelihood_has_epistemic_scale(static_cast<uint32_t>(likelihood));
+  const uint32_t likelihood = model_blob_likelihood(model);
+  const bool scaled = likelihood_has_epistemic_scale(likelihood);
   const size_t model_at =
       out.reserve(scaled ? fmt::model_section::kSizeWithEpistemicScale : fmt::model_section::kSize);
-  out.put_u32(model_at + fmt::model_section::kLikelihood, static_cast<uint32_t>(likelihood));
+  out.put_u32(model_at + fmt::model_section::kLikelihood, likelihood);
   if (scaled) {
     out.put_f32(model_at + fmt::model_section::kEpistemicScale,
                 static_cast<float>(model.epistemic_scale));

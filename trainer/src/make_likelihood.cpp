@@ -9,7 +9,7 @@
 namespace pbp::trainer {
 
 // Every factory of the table, each defined in its likelihood's file.
-#define PBP_DECLARE_FACTORY(kind, name, task, factory) \
+#define PBP_DECLARE_FACTORY(kind, name, Blob, factory) \
   std::unique_ptr<Likelihood> factory(const LikelihoodContext& context);
 PBP_TRAINER_LIKELIHOODS(PBP_DECLARE_FACTORY)
 #undef PBP_DECLARE_FACTORY
@@ -23,7 +23,7 @@ std::unique_ptr<Likelihood> make_likelihood(const TrainOptions& options, uint32_
                                 task_name(likelihood_task(kind, options.task)));
   }
   const LikelihoodContext context{options, classes, noise, seed};
-#define PBP_MAKE_LIKELIHOOD(kind_, name, task, factory) \
+#define PBP_MAKE_LIKELIHOOD(kind_, name, Blob, factory) \
   if (kind == LikelihoodKind::kind_) return factory(context);
   PBP_TRAINER_LIKELIHOODS(PBP_MAKE_LIKELIHOOD)
 #undef PBP_MAKE_LIKELIHOOD

@@ -41,9 +41,11 @@ OutputLayerMoments output_layer_moments(const Model& model, std::span<const doub
 Prediction predict(const Model& model, std::span<const double> x) {
   const auto [mean, var] = output_layer_moments(model, x);
   const Standardisation& s = model.standardisation;
-  const outputs::RegressionMoments<double> moments = outputs::regression_predictive(
-      model.likelihood == LikelihoodKind::heteroscedastic, mean.data(), var.data(),
-      model.epistemic_scale, model.noise.a, model.noise.b, s.target_mean, s.target_std);
+  // The blob likelihood's predictive (likelihood_table.hpp), the one the device runs.
+  const outputs::RegressionMoments<double> moments = regression_predictive<double, true>(
+      blob_likelihood(model.likelihood, model.task, model.epistemic_scale != 1.0), mean.data(),
+      var.data(),
+      {model.epistemic_scale, model.noise.a, model.noise.b, s.target_mean, s.target_std});
   Prediction p;
   p.mean = moments.mean;
   p.epistemic_variance = moments.epistemic_variance;

@@ -59,7 +59,7 @@ inline constexpr uint32_t kMinimumBlobSize = header::kSize + section_entry::kSiz
 
 // Section "model". Longer sections are accepted (later fields are appended); shorter rejected.
 namespace model_section {
-inline constexpr uint32_t kLikelihood = 0;   // u32, Likelihood (it implies the Task)
+inline constexpr uint32_t kLikelihood = 0;   // u32, likelihoods.hpp's kId (it implies the Task)
 inline constexpr uint32_t kInputCount = 4;   // u32, 1 .. PBP_MAX_UNITS
 inline constexpr uint32_t kOutputCount = 8;  // u32, multiclass: 2 .. PBP_MAX_CLASSES, else 1
 inline constexpr uint32_t kLayerCount = 12;  // u32, 1 .. PBP_MAX_LAYERS
@@ -83,21 +83,6 @@ enum class Task : uint32_t {
   multiclass = PBP_TASK_MULTICLASS,
   count = PBP_TASK_COUNT_DATA,
 };
-
-// The blob's model-section field (PBP_LIKELIHOOD_*): how outputs become a predictive.
-enum class Likelihood : uint32_t {
-  gaussian = PBP_LIKELIHOOD_GAUSSIAN,
-  probit = PBP_LIKELIHOOD_PROBIT,
-  softmax = PBP_LIKELIHOOD_SOFTMAX,
-  poisson = PBP_LIKELIHOOD_POISSON,
-  gaussian_epistemic_scaled = PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED,
-  gaussian_heteroscedastic = PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC,
-};
-
-// The task a known likelihood belongs to (the likelihood table's, likelihoods.hpp).
-inline constexpr Task task_of(Likelihood likelihood) {
-  return static_cast<Task>(likelihood_task(static_cast<uint32_t>(likelihood)));
-}
 
 // A tensor descriptor: where a tensor's bytes are in the tensor data section and how they
 // encode its elements. The storage type defines the encoding of [offset, offset + byte_length);

@@ -1,29 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
-// The blob's likelihoods (the model section's field): the one table the runtime's validation,
-// the format's task_of, the trainer's writer and the CLI read. runtime/ADDING.md says how to add
-// one; the trainer's likelihoods (how it trains for a task) are trainer/src/likelihood_*.cpp,
-// chosen in trainer/src/make_likelihood.cpp.
+// The blob's likelihoods (the model section's field): the one table the runtime's validation and
+// predictive, the trainer's writer, reader and predictions, the CLI and CMake's build flags read.
+// runtime/ADDING.md says how to add one; the trainer's likelihoods (how it trains for a task) are
+// trainer/include/pbp/trainer/likelihood_table.hpp's, each naming its blob likelihood here.
 //
-// Each line is X(id, "name", flag, task, outputs, scaled): id is PBP_LIKELIHOOD_* (pbp.h), the
-// name what pbp inspect prints, flag 1 (always built) or the PBP_WITH_<NAME> of a likelihood a
-// device build may leave out (pbp_config.h; CMake reads this table, one entry a line, and takes
-// the flag's lower-case suffix as a PBP_RUNTIME_LIKELIHOODS value), task the PBP_TASK_* whose
-// predict function reads the model, outputs the output layer's width (0: the class count,
-// 2 .. PBP_MAX_CLASSES), scaled 1 when the model section carries the epistemic scale (format.hpp).
+// Each line is X(Traits, "name", flag). Traits, defined in the likelihood's own header
+// (pbp/likelihood_<name>.hpp), holds kId (the blob's field: PBP_LIKELIHOOD_* of pbp.h, or a new
+// value), kTask (the PBP_TASK_* whose predict function reads the model), kOutputs (the output
+// layer's width; 0: the class count, 2 .. PBP_MAX_CLASSES), kEpistemicScale (the model section
+// carries the epistemic scale, format.hpp) and, for a regression likelihood, its predictive:
+//   template <class T> static outputs::RegressionMoments<T> predictive(
+//       const T* nu, const T* psi, const outputs::RegressionModel<T>& model);
+// (one deriving from GaussianLikelihood takes the Gaussian one). The name is what pbp inspect
+// prints; the flag 1 (always built) or the PBP_WITH_<NAME> of a likelihood a device build may
+// leave out, with its default 1 in its header (CMake reads this table, one entry a line, and
+// takes the flag's lower-case suffix as a PBP_RUNTIME_LIKELIHOODS value).
 #pragma once
 #include <stdint.h>
 
+#include "pbp/likelihood_gaussian.hpp"
+#include "pbp/likelihood_heteroscedastic.hpp"
+#include "pbp/likelihood_poisson.hpp"
+#include "pbp/likelihood_probit.hpp"
+#include "pbp/likelihood_softmax.hpp"
 #include "pbp/pbp.h"
 #include "pbp/pbp_config.h"
 
 // clang-format off
 #define PBP_LIKELIHOODS(X) \
-  X(PBP_LIKELIHOOD_GAUSSIAN, "gaussian", 1, PBP_TASK_REGRESSION, 1, 0) \
-  X(PBP_LIKELIHOOD_PROBIT, "probit", 1, PBP_TASK_BINARY, 1, 0) \
-  X(PBP_LIKELIHOOD_SOFTMAX, "softmax", 1, PBP_TASK_MULTICLASS, 0, 0) \
-  X(PBP_LIKELIHOOD_POISSON, "poisson", 1, PBP_TASK_COUNT_DATA, 1, 0) \
-  X(PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED, "gaussian_epistemic_scaled", 1, PBP_TASK_REGRESSION, 1, 1) \
-  X(PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC, "gaussian_heteroscedastic", PBP_WITH_HETEROSCEDASTIC, PBP_TASK_REGRESSION, 2, 1)
+  X(GaussianLikelihood, "gaussian", 1) \
+  X(ProbitLikelihood, "probit", 1) \
+  X(SoftmaxLikelihood, "softmax", 1) \
+  X(PoissonLikelihood, "poisson", 1) \
+  X(GaussianEpistemicScaledLikelihood, "gaussian_epistemic_scaled", 1) \
+  X(HeteroscedasticLikelihood, "gaussian_heteroscedastic", PBP_WITH_HETEROSCEDASTIC)
 // clang-format on
 
 namespace pbp {
@@ -33,11 +43,11 @@ namespace pbp {
 // refuses it, PBP_ERR_UNSUPPORTED_TASK), bits 0-7 its task, 8-15 its output width, 16 its
 // epistemic scale.
 inline constexpr uint32_t likelihood_entry(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_ENTRY(id, name, built, task, outputs, scaled)                            \
-  if (likelihood == (id)) {                                                                     \
-    return (built)                                                                              \
-               ? 0x80000000u | uint32_t(task) | uint32_t(outputs) << 8 | uint32_t(scaled) << 16 \
-               : 0u;                                                                            \
+#define PBP_LIKELIHOOD_ENTRY(Traits, name, built)                          \
+  if (likelihood == Traits::kId) {                                         \
+    return (built) ? 0x80000000u | Traits::kTask | Traits::kOutputs << 8 | \
+                         uint32_t(Traits::kEpistemicScale) << 16           \
+                   : 0u;                                                   \
   }
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_ENTRY)
 #undef PBP_LIKELIHOOD_ENTRY
@@ -46,8 +56,8 @@ inline constexpr uint32_t likelihood_entry(uint32_t likelihood) {
 
 // The PBP_TASK_* of a likelihood of the table (regression for any other).
 inline constexpr uint32_t likelihood_task(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_TASK(id, name, built, task, outputs, scaled) \
-  if (likelihood == (id)) return task;
+#define PBP_LIKELIHOOD_TASK(Traits, name, built) \
+  if (likelihood == Traits::kId) return Traits::kTask;
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_TASK)
 #undef PBP_LIKELIHOOD_TASK
   return PBP_TASK_REGRESSION;
@@ -55,8 +65,8 @@ inline constexpr uint32_t likelihood_task(uint32_t likelihood) {
 
 // The table's name of a likelihood, or nullptr.
 inline constexpr const char* likelihood_name(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_NAME(id, name, built, task, outputs, scaled) \
-  if (likelihood == (id)) return name;
+#define PBP_LIKELIHOOD_NAME(Traits, name, built) \
+  if (likelihood == Traits::kId) return name;
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_NAME)
 #undef PBP_LIKELIHOOD_NAME
   return nullptr;
@@ -64,8 +74,8 @@ inline constexpr const char* likelihood_name(uint32_t likelihood) {
 
 // The output layer's width a likelihood of the table needs; 0: the class count (multiclass).
 inline constexpr uint32_t likelihood_outputs(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_OUTPUTS(id, name, built, task, outputs, scaled) \
-  if (likelihood == (id)) return outputs;
+#define PBP_LIKELIHOOD_OUTPUTS(Traits, name, built) \
+  if (likelihood == Traits::kId) return Traits::kOutputs;
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_OUTPUTS)
 #undef PBP_LIKELIHOOD_OUTPUTS
   return 1;
@@ -73,11 +83,59 @@ inline constexpr uint32_t likelihood_outputs(uint32_t likelihood) {
 
 // Whether a likelihood's model section carries the epistemic scale (format.hpp).
 inline constexpr bool likelihood_has_epistemic_scale(uint32_t likelihood) {
-#define PBP_LIKELIHOOD_SCALED(id, name, built, task, outputs, scaled) \
-  if (likelihood == (id)) return (scaled) != 0;
+#define PBP_LIKELIHOOD_SCALED(Traits, name, built) \
+  if (likelihood == Traits::kId) return Traits::kEpistemicScale;
   PBP_LIKELIHOODS(PBP_LIKELIHOOD_SCALED)
 #undef PBP_LIKELIHOOD_SCALED
   return false;
+}
+
+// How many lines of the table have the id `likelihood` (1 for each of its own: ids are unique).
+inline constexpr uint32_t likelihood_id_count(uint32_t likelihood) {
+#define PBP_LIKELIHOOD_ID_COUNT(Traits, name, built) +(likelihood == Traits::kId ? 1u : 0u)
+  return 0u PBP_LIKELIHOODS(PBP_LIKELIHOOD_ID_COUNT);
+#undef PBP_LIKELIHOOD_ID_COUNT
+}
+#define PBP_LIKELIHOOD_UNIQUE(Traits, name, built) \
+  static_assert(likelihood_id_count(Traits::kId) == 1, name ": its kId is another line's");
+PBP_LIKELIHOODS(PBP_LIKELIHOOD_UNIQUE)
+#undef PBP_LIKELIHOOD_UNIQUE
+
+namespace detail {
+// Whether Traits is a regression likelihood whose predictive is not the Gaussian one.
+template <class Traits, class T>
+constexpr bool has_own_regression_predictive() {
+  if constexpr (Traits::kTask != PBP_TASK_REGRESSION) {
+    return false;
+  } else {
+    return &Traits::template predictive<T> != &GaussianLikelihood::template predictive<T>;
+  }
+}
+// Traits' regression predictive, named where Traits is a template parameter: instantiated only
+// for the lines that have one.
+template <class Traits, class T>
+inline outputs::RegressionMoments<T> regression_predictive_of(
+    const T* nu, const T* psi, const outputs::RegressionModel<T>& model) {
+  return Traits::template predictive<T>(nu, psi, model);
+}
+}  // namespace detail
+
+// The regression predictive of `likelihood`'s line: its traits' own for the lines built into this
+// runtime (every line when kEveryLine: the trainer, the CLI), else the Gaussian one (pbp_open
+// admits no other regression likelihood). One test per likelihood with its own predictive.
+template <class T, bool kEveryLine = false>
+inline outputs::RegressionMoments<T> regression_predictive(
+    uint32_t likelihood, const T* nu, const T* psi, const outputs::RegressionModel<T>& model) {
+#define PBP_REGRESSION_PREDICTIVE(Traits, name, built)                                           \
+  if constexpr ((kEveryLine || (built)) && detail::has_own_regression_predictive<Traits, T>()) { \
+    if (likelihood == Traits::kId) {                                                             \
+      return detail::regression_predictive_of<Traits, T>(nu, psi, model);                        \
+    }                                                                                            \
+  }
+  PBP_LIKELIHOODS(PBP_REGRESSION_PREDICTIVE)
+#undef PBP_REGRESSION_PREDICTIVE
+  (void)likelihood;
+  return GaussianLikelihood::predictive(nu, psi, model);
 }
 
 }  // namespace pbp

@@ -9,12 +9,13 @@
 // count), decode<T>(bytes, variance, rows, row_length, out) (float on the device, double on the
 // host) and, unless the trainer's writer encodes the type itself (int8), the writer's
 // encode<Real>(values, variance, rows, row_length, out), a template the device never
-// instantiates. The name is the option's value (pbp quantize --storage, storage=,
-// PBP_RUNTIME_STORAGE: CMake reads this table, one line per entry, and takes the flag's
-// lower-case suffix as the CMake name); the build flag PBP_WITH_<NAME>, its
-// default 1 in the codec's header (pbp/pbp_config.h documents them);
-// kernel and validator name the runtime's functions (runtime/src/kernels/: linear_moments of a
-// layer; the check of its tensors' values when pbp_open locates them). Host code ignores those.
+// instantiates, as is widen_rounding_bound<Real>(mean, variance, rows, row_length,
+// &mean_absolute, &variance_relative), pbp inspect's bound on what storing moved the weights by.
+// The name is the option's value (pbp quantize --storage, storage=, PBP_RUNTIME_STORAGE: CMake
+// reads this table, one line per entry, and takes the flag's lower-case suffix as the CMake name);
+// the build flag PBP_WITH_<NAME>, its default 1 in the codec's header (pbp/pbp_config.h documents
+// them); kernel and validator name the runtime's functions (runtime/src/kernels/: linear_moments of
+// a layer; the check of its tensors' values when pbp_open locates them). Host code ignores those.
 #pragma once
 #include <stdint.h>
 
@@ -94,6 +95,22 @@ inline void decode_stored_tensor(uint32_t storage, const uint8_t* bytes, bool va
   PBP_STORAGE_TYPES(PBP_STORAGE_DECODE)
 #undef PBP_STORAGE_DECODE
   Float32Weights::decode<T>(bytes, variance, rows, row_length, out);
+}
+
+// Widens `mean_absolute` and `variance_relative` to what storing a layer as `storage` may have
+// moved its weights by, read from its tensors' bytes (`mean`, `variance`): pbp inspect's rounding
+// bound (host code; the device never instantiates it). Nothing for a type outside the table.
+template <class Real>
+inline void widen_rounding_bound(uint32_t storage, const uint8_t* mean, const uint8_t* variance,
+                                 uint32_t rows, uint32_t row_length, Real& mean_absolute,
+                                 Real& variance_relative) {
+#define PBP_STORAGE_ROUNDING(Codec, name, built, kernel, validator)                      \
+  if (storage == Codec::kId) {                                                           \
+    return Codec::template widen_rounding_bound<Real>(mean, variance, rows, row_length,  \
+                                                      mean_absolute, variance_relative); \
+  }
+  PBP_STORAGE_TYPES(PBP_STORAGE_ROUNDING)
+#undef PBP_STORAGE_ROUNDING
 }
 
 }  // namespace pbp

@@ -77,7 +77,7 @@ typedef enum pbp_status {
   PBP_ERR_MISSING_SECTION = 14, /* model, layers, standardisation or tensor data missing */
   PBP_ERR_SECTION_SIZE = 15,    /* a known section has the wrong length */
   /* Model description. */
-  PBP_ERR_UNSUPPORTED_TASK = 16, /* likelihood not one of PBP_LIKELIHOOD_* (0 .. 5) */
+  PBP_ERR_UNSUPPORTED_TASK = 16, /* likelihood not one this runtime runs (PBP_LIKELIHOOD_*) */
   PBP_ERR_LAYER_COUNT = 17,      /* 0 or > PBP_MAX_LAYERS layers */
   PBP_ERR_UNIT_COUNT = 18,       /* an input count or layer width of 0 or > PBP_MAX_UNITS */
   PBP_ERR_OUTPUT_COUNT = 19,     /* output count invalid for the task (see PBP_TASK_*) */
@@ -150,6 +150,7 @@ typedef enum pbp_status {
 /* regression with input-dependent noise: 2 outputs, f and g = log noise variance (standardised);
  * N(nu_f, s psi_f + exp(nu_g + psi_g / 2)), s = epistemic_scale */
 #define PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC 5u
+/* One past the ids named here; a runtime may run more (runtime/core/pbp/likelihoods.hpp). */
 #define PBP_NUM_LIKELIHOODS 6u
 
 /* Storage types of a tensor (format field): how a layer's weights are encoded in the blob. */

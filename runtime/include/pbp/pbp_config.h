@@ -37,14 +37,15 @@
  * -DPBP_RUNTIME_STORAGE="float32;float16;int8" (default every type of the table). */
 /* The storage options this library was built with (the installed copy: CMake writes them). */
 
-/* Likelihoods a device may leave out; the others (gaussian, its epistemic-scaled form, probit,
- * softmax, poisson) are always built in. CMake: -DPBP_RUNTIME_LIKELIHOODS="heteroscedastic"
- * (default), or empty for none. */
-/* PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC models (pbp train --likelihood heteroscedastic): their
- * predictive's exp of the log noise variance: default 1. */
-#ifndef PBP_WITH_HETEROSCEDASTIC
-#define PBP_WITH_HETEROSCEDASTIC 1
-#endif
+/* Likelihoods a device may leave out: one option per likelihood of the table with a flag
+ * (runtime/core/pbp/likelihoods.hpp), PBP_WITH_<NAME>, e.g. PBP_WITH_HETEROSCEDASTIC
+ * (PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC models: their predictive's exp of the log noise
+ * variance). Default 1 for every one: the likelihood's header (runtime/core/pbp/
+ * likelihood_<name>.hpp) defines it next to its predictive. The others (gaussian, its
+ * epistemic-scaled form, probit, softmax, poisson) are always built in. CMake:
+ * -DPBP_RUNTIME_LIKELIHOODS="heteroscedastic" (default every flag of the table), or empty for
+ * none. */
+/* The likelihood options this library was built with (the installed copy: CMake writes them). */
 
 /* The distance variance of regression models (pbp train's default, FORMAT.md section 7): the
  * prediction's epistemic variance grows with the input row's distance from the training values.

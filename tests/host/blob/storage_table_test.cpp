@@ -122,7 +122,7 @@ void expect_decode_inverts_encode(uint32_t rows, uint32_t row_length, uint64_t s
   }
 }
 
-TEST(StorageTable, EveryCodecsDecodeInvertsItsEncode){
+TEST(StorageTable, EveryCodecsDecodeInvertsItsEncode) {
 #define PBP_CHECK_CODEC(Codec, name, built, kernel, validator) \
   {                                                            \
     if constexpr (EncodesTensors<Codec>) {                     \
@@ -130,8 +130,52 @@ TEST(StorageTable, EveryCodecsDecodeInvertsItsEncode){
       expect_decode_inverts_encode<Codec>(7, 13, 2);           \
     }                                                          \
   }
-    PBP_STORAGE_TYPES(PBP_CHECK_CODEC)
+  PBP_STORAGE_TYPES(PBP_CHECK_CODEC)
 #undef PBP_CHECK_CODEC
+}
+
+// pbp inspect's rounding bound (the codec's widen_rounding_bound) holds every stored weight of a
+// layer it encoded: each mean within mean_absolute of the float32 value it was rounded from, each
+// variance within variance_relative of its stored value.
+template <class Codec>
+void expect_rounding_bound_holds(uint32_t rows, uint32_t row_length, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_real_distribution<double> exponent(-30.0, 4.0);
+  const uint32_t count = rows * row_length;
+  std::vector<double> values[2] = {std::vector<double>(count), std::vector<double>(count)};
+  std::vector<uint8_t> bytes[2];
+  std::vector<double> decoded[2] = {std::vector<double>(count), std::vector<double>(count)};
+  for (const bool variance : {false, true}) {
+    for (double& v : values[variance]) v = variance ? std::exp2(exponent(rng)) : normal(rng);
+    bytes[variance].resize(Codec::byte_length(variance, rows, count));
+    ASSERT_EQ(
+        Codec::encode(values[variance].data(), variance, rows, row_length, bytes[variance].data()),
+        nullptr);
+    Codec::decode(bytes[variance].data(), variance, rows, row_length, decoded[variance].data());
+  }
+  double mean_absolute = 0.0, variance_relative = 0.0;
+  pbp::widen_rounding_bound<double>(Codec::kId, bytes[0].data(), bytes[1].data(), rows, row_length,
+                                    mean_absolute, variance_relative);
+  for (uint32_t i = 0; i < count; ++i) {
+    const double mean = static_cast<float>(values[0][i]), var = static_cast<float>(values[1][i]);
+    EXPECT_LE(std::abs(mean - decoded[0][i]), mean_absolute) << Codec::kId << " " << i;
+    EXPECT_LE(std::abs(var - decoded[1][i]), variance_relative * decoded[1][i])
+        << Codec::kId << " " << i;
+  }
+}
+
+TEST(StorageTable, EveryEncodedTypesRoundingBoundHoldsItsWeights) {
+#define PBP_CHECK_BOUND(Codec, name, built, kernel, validator) \
+  if constexpr (EncodesTensors<Codec>) expect_rounding_bound_holds<Codec>(9, 17, 3);
+  PBP_STORAGE_TYPES(PBP_CHECK_BOUND)
+#undef PBP_CHECK_BOUND
+  double mean_absolute = 0.0, variance_relative = 0.0;  // float16 reports a bound: not 0
+  const uint8_t one_half[2] = {0x00, 0x3C};             // 1.0
+  pbp::widen_rounding_bound<double>(PBP_STORAGE_FLOAT16, one_half, one_half, 1, 1, mean_absolute,
+                                    variance_relative);
+  EXPECT_EQ(mean_absolute, std::exp2(-11.0));
+  EXPECT_EQ(variance_relative, std::exp2(-11.0));
 }
 
 pbp::Prediction predict(const std::vector<uint8_t>& blob, const std::vector<float>& x) {

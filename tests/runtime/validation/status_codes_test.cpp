@@ -124,7 +124,9 @@ PBP_TEST(section_entries) {
 
 PBP_TEST(model_description) {
   EditableBlob& blob = pbp_test::tiny_copy();
-  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood), PBP_NUM_LIKELIHOODS);
+  uint32_t unknown = 0;  // the first id no line of the likelihood table holds
+  while (pbp::likelihood_name(unknown) != nullptr) ++unknown;
+  set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood), unknown);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);
   set_u32(model_field(pbp_test::tiny_copy(), fmt::model_section::kLikelihood), 0xFFFFFFFFu);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_UNSUPPORTED_TASK);

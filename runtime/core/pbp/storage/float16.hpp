@@ -48,6 +48,32 @@ struct Float16Weights {
     }
     return nullptr;
   }
+  // pbp inspect's bound on what storing moved the weights by (host only; the device never
+  // instantiates it): half the spacing of halves at each mean (absolute) and at each variance
+  // (relative; the smallest half, 1, stands for every smaller variance: 1).
+  template <class Real>
+  static void widen_rounding_bound(const uint8_t* mean, const uint8_t* variance, uint32_t rows,
+                                   uint32_t row_length, Real& mean_absolute,
+                                   Real& variance_relative) {
+    const uint32_t count = rows * row_length;
+    for (uint32_t i = 0; i < count; ++i) {
+      const Real m = half_rounding_radius<Real>(format::load_u16(mean + 2 * i));
+      const uint16_t v = format::load_u16(variance + 2 * i);
+      const Real relative =
+          v == 1u ? Real(1)
+                  : half_rounding_radius<Real>(v) / static_cast<Real>(format::half_to_float(v));
+      mean_absolute = m > mean_absolute ? m : mean_absolute;
+      variance_relative = relative > variance_relative ? relative : variance_relative;
+    }
+  }
+  // Half the spacing of halves at h: 2^(exponent - 26), subnormals' exponent taken as 1.
+  template <class Real>
+  static Real half_rounding_radius(uint16_t h) {
+    const int exponent = (h >> 10) & 0x1F;
+    Real radius = Real(1) / Real(33554432);  // 2^-25, exponents 0 and 1
+    for (int e = 1; e < exponent; ++e) radius *= Real(2);
+    return radius;
+  }
 };
 
 }  // namespace pbp

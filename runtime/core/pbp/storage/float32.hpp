@@ -41,6 +41,11 @@ struct Float32Weights {
     }
     return nullptr;
   }
+  // pbp inspect's bound on what storing moved the weights by (host only): nothing, float32 is
+  // what the other types are rounded from.
+  template <class Real>
+  static void widen_rounding_bound(const uint8_t*, const uint8_t*, uint32_t, uint32_t, Real&,
+                                   Real&) {}
 };
 
 }  // namespace pbp

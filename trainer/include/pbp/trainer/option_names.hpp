@@ -33,7 +33,7 @@ inline constexpr OptionName<format::Storage> kStorageNames[] = {
     PBP_STORAGE_TYPES(PBP_STORAGE_OPTION)};
 #undef PBP_STORAGE_OPTION
 // The trainer's likelihoods' names from their table (pbp/trainer/likelihood_table.hpp).
-#define PBP_LIKELIHOOD_OPTION(kind, name, task, factory) {name, LikelihoodKind::kind},
+#define PBP_LIKELIHOOD_OPTION(kind, name, Blob, factory) {name, LikelihoodKind::kind},
 inline constexpr OptionName<LikelihoodKind> kLikelihoodNames[] = {
     PBP_TRAINER_LIKELIHOODS(PBP_LIKELIHOOD_OPTION)};
 #undef PBP_LIKELIHOOD_OPTION
