@@ -24,8 +24,10 @@ constexpr size_t kFewestRows = 10;  // the automatic recipe's minimum
 // (trained on the other four fifths) for a fifth of its epochs over every row, instead of training
 // again from a random start: energy's 20 splits LL -0.737 -> -0.734 (paired +0.004 +- 0.019) at 31
 // % less CPU. Not with 3 folds, whose models saw two thirds of the rows: Boston -2.340 -> -2.421
-// (paired -0.080 +- 0.025). tools/bench/RESULTS.md.
+// (paired -0.080 +- 0.025). Nor from kWarmStartFrom rows: kin8nm's splits 1-4 lost 0.024 +- 0.004
+// (paired). tools/bench/RESULTS.md.
 constexpr uint32_t kWarmEpochsDivisor = 5;
+constexpr size_t kWarmStartFrom = 5000;
 
 bool heteroscedastic(const Model& model) {
   return model.likelihood == LikelihoodKind::heteroscedastic;
@@ -215,7 +217,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
                                                     std::vector<HeldOutResiduals>(checkpoints));
   std::vector<std::vector<RaceEntry>> race(networks, std::vector<RaceEntry>(checkpoints));
   // With one fold, every checkpoint's model: the final training's start (kWarmEpochsDivisor).
-  const bool warm_start = folds == 1;
+  const bool warm_start = folds == 1 && data.rows < kWarmStartFrom;
   std::vector<std::vector<Model>> searched(networks, std::vector<Model>(checkpoints));
   for (size_t f = 0; f < folds; ++f) {
     const auto [fit_rows, held_out_rows] = fold_rows(order, folds, f);
