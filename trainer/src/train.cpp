@@ -109,6 +109,13 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   const uint32_t outputs = likelihood->outputs();
   FittedStandardisation fitted = fit_standardisation(data);
   model.standardisation = std::move(fitted.standardisation);
+  if (options.start) {  // the start's units; the ranges stay this data's
+    const Standardisation& units = options.start->standardisation;
+    model.standardisation.input_mean = units.input_mean;
+    model.standardisation.input_std = units.input_std;
+    model.standardisation.target_mean = units.target_mean;
+    model.standardisation.target_std = units.target_std;
+  }
   if (options.task != Task::regression) {  // labels and counts are modelled as they are
     model.standardisation.target_mean = 0.0;
     model.standardisation.target_std = 1.0;
@@ -133,6 +140,22 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
       (options.initial_means == InitialMeans::automatic && options.task == Task::multiclass);
   model.layers = initial_layers(static_cast<uint32_t>(data.inputs), options.hidden, outputs,
                                 options.activation, model.prior, random, unit_means);
+  if (options.start) {
+    const std::vector<Layer>& from = options.start->layers;
+    const bool same_shape = from.size() == model.layers.size() &&
+                            std::equal(from.begin(), from.end(), model.layers.begin(),
+                                       [](const Layer& a, const Layer& b) {
+                                         return a.inputs == b.inputs && a.outputs == b.outputs &&
+                                                a.activation == b.activation &&
+                                                a.mean.size() == b.mean.size() &&
+                                                a.variance.size() == b.variance.size();
+                                       });
+    if (!same_shape)
+      throw std::invalid_argument("the start model's network differs from the options'");
+    model.layers = from;
+    model.prior = options.start->prior;
+    model.noise = options.start->noise;
+  }
   const bool ard = options.prior == PriorMode::ard;
   const bool laplace = options.prior == PriorMode::laplace;
   const bool ebp = options.algorithm == Algorithm::ebp;
@@ -148,7 +171,9 @@ Model train(const Dataset& data, const TrainOptions& options, TrainReport* repor
   // away). Unit-scale means start the factors; a slight perturbation is kept in q as its own
   // site (see FactorStart). A fixed prior has no sweeps: its factors (SEP's prior sites) stay
   // the reference's.
-  const FactorStart factor_start = unit_means    ? FactorStart::initial_means
+  // A start model's prior factors are taken to be the prior itself (its sites are not kept).
+  const FactorStart factor_start = options.start ? FactorStart::zero_mean
+                                   : unit_means  ? FactorStart::initial_means
                                    : learn_prior ? FactorStart::start_site
                                                  : FactorStart::zero_mean;
   PriorFactors factors = initial_prior_factors(model.layers, model.prior, factor_start);

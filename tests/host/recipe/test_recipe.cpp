@@ -183,6 +183,40 @@ TEST(Recipe, LargeDataHoldsOutOneFifth) {
   EXPECT_EQ(choice.held_out_rows, 140u);
 }
 
+// The final training's epochs, seen by the progress callback (candidate 0 is the final training).
+uint32_t final_epochs(size_t rows) {
+  SearchSpace space;
+  space.networks = {{4}};
+  space.epochs = {10};
+  uint32_t epochs = 0;
+  train_with_recipe(low_noise(4, rows), quick(10), Recipe::automatic, space, nullptr,
+                    [&](const TrainProgress& p) {
+                      if (p.candidate == 0) epochs = p.epochs;
+                    });
+  return epochs;
+}
+
+TEST(Recipe, OneFifthHeldOutBelow5000RowsGoesOnFromTheSearchedModel) {
+  EXPECT_EQ(final_epochs(700), 2u);    // a fifth of the chosen 10, from the searched model
+  EXPECT_EQ(final_epochs(300), 10u);   // 3 folds: trained again from a random start
+  EXPECT_EQ(final_epochs(5000), 10u);  // and from 5 000 rows
+}
+
+TEST(Recipe, AStartModelWithoutEpochsIsTheStartModel) {
+  const Dataset data = low_noise(8, 120);
+  const Model start = train(data, quick(3));
+  TrainOptions again = quick(0);
+  again.start = &start;
+  EXPECT_EQ(write_blob(train(data, again)), write_blob(start));
+  again.epochs = 2;
+  const Model on = train(data, again);
+  EXPECT_NE(write_blob(on), write_blob(start));
+  EXPECT_EQ(write_blob(on), write_blob(train(data, again)));  // deterministic
+  TrainOptions other_network = again;
+  other_network.hidden = {21};
+  EXPECT_THROW(train(data, other_network), std::invalid_argument);
+}
+
 TEST(Recipe, OtherTasksTrainAsPublished) {
   TrainOptions options = quick(3);
   options.task = Task::binary;

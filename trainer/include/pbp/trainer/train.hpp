@@ -87,6 +87,11 @@ struct TrainOptions {
   // Threads per ADF update (1 or 2: wide layers are split in two parts, see AdfWorkspace); the
   // model is the same bits whatever the count.
   uint32_t threads = 1;
+  // Not null: training goes on from this model (its layers, prior and noise Gammas, and its
+  // standardisation, which the layers' units are in; the input ranges are the data's) instead of
+  // a random start, its prior factors started at the prior (the recipe's final training from the
+  // search's model). It must have the network that `hidden` and the data's inputs make.
+  const Model* start = nullptr;
   // Called after every epoch with (epochs done, total); for progress bars and training curves.
   std::function<void(uint32_t, uint32_t, const Model&)> on_epoch;
   // Called after on_epoch with the epochs done; true ends the training there (the model is that
