@@ -102,14 +102,12 @@ PBP_LIKELIHOODS(PBP_LIKELIHOOD_UNIQUE)
 #undef PBP_LIKELIHOOD_UNIQUE
 
 namespace detail {
-// Whether Traits is a regression likelihood whose predictive is not the Gaussian one.
+// Whether Traits is a regression likelihood whose predictive is not the Gaussian one: one that
+// does not derive from GaussianLikelihood. (Not by comparing the predictives' addresses: GCC's
+// UBSan makes that comparison no constant expression.)
 template <class Traits, class T>
 constexpr bool has_own_regression_predictive() {
-  if constexpr (Traits::kTask != PBP_TASK_REGRESSION) {
-    return false;
-  } else {
-    return &Traits::template predictive<T> != &GaussianLikelihood::template predictive<T>;
-  }
+  return Traits::kTask == PBP_TASK_REGRESSION && !__is_base_of(GaussianLikelihood, Traits);
 }
 // Traits' regression predictive, named where Traits is a template parameter: instantiated only
 // for the lines that have one.
