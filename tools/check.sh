@@ -32,12 +32,26 @@ for word in ${PBP_CHECK_SKIP:-}; do
   skip+="${word#host-} "
 done
 notes=()  # what was not checked, for the summary
-times=()  # each stage's wall time, for the summary
+stage_times=()  # each stage's wall time and CPU time, for the summary
 current=""
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+cpu=0
+cpu_now() {  # sets cpu: the CPU seconds (user + system) of every child that has ended so far
+  times >"$cpu_file"  # a builtin, in this shell: a $(times) subshell would count its own children
+  cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += 60 * t[1] + t[2] } }
+    END { printf "%d", s }' "$cpu_file")
+}
+end_stage() {
+  cpu_now
+  stage_times+=("$current $((SECONDS - started)) s ($((cpu - cpu_started)) CPU s)")
+}
 stage() {  # stage <name> <title>
-  [ -z "$current" ] || times+=("$current $((SECONDS - started)) s")
+  [ -z "$current" ] || end_stage
   current=$1
   started=$SECONDS
+  cpu_now
+  cpu_started=$cpu
   printf '\n==== %s ====\n' "$2"
 }
 skipped() {
@@ -110,9 +124,10 @@ if ! skipped accuracy; then
   while IFS= read -r line; do notes+=("accuracy ${line#*SKIPPED: }"); done \
     < <(grep 'SKIPPED:' build/accuracy.log || true)
 fi
-times+=("$current $((SECONDS - started)) s")
+end_stage
 echo
-echo "check: all stages passed in $SECONDS s ($(IFS=,; echo "${times[*]}" | sed 's/,/, /g'))"
+# CPU seconds, unlike wall seconds, hardly change when other work shares the machine.
+echo "check: all stages passed in $SECONDS s, $cpu CPU s ($(IFS=,; echo "${stage_times[*]}" | sed 's/,/, /g'))"
 if [ ${#notes[@]} -gt 0 ]; then
   echo "check: NOT CHECKED (${#notes[@]}):"
   printf '  %s\n' "${notes[@]}"
