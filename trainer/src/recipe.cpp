@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 
@@ -160,10 +161,45 @@ void apply_calibration(Model& model, const RecipeChoice& choice) {
   output.variance[output.inputs] += choice.noise_floor / choice.epistemic_scale * n;
 }
 
+// The distance variance's fold model (the chosen first layer alone, Gaussian) as the search
+// scored it: at its longest checkpoint of at most kFoldEpochs with held-out rows, calibrated on
+// them. None if the search had no such candidate (then the folds get the final model's).
+std::optional<FoldCalibration> distance_fold_calibration(
+    const std::vector<std::pair<std::vector<uint32_t>, LikelihoodKind>>& candidates,
+    const SearchSpace& space, const std::vector<std::vector<HeldOutResiduals>>& pooled,
+    uint32_t width) {
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    if (candidates[k].first != std::vector<uint32_t>{width} ||
+        candidates[k].second != LikelihoodKind::gaussian) {
+      continue;
+    }
+    for (size_t c = space.epochs.size(); c-- > 0;) {
+      if (space.epochs[c] > kFoldEpochs || pooled[k][c].size() == 0) continue;
+      const PredictiveCalibration fit = calibrate_predictive(pooled[k][c]);
+      return FoldCalibration{space.epochs[c], fit.noise_variance, fit.epistemic_scale};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 size_t selection_folds(size_t rows) {
   return rows < kFoldsBelow ? kSmallDataFolds : 1;
+}
+
+double carried_epistemic_scale(double scale, const Model& searched, const Model& final_model,
+                               const Dataset& rows) {
+  double before = 0.0, after = 0.0;
+  for (size_t i = 0; i < rows.rows; ++i) {
+    const std::span<const double> x(rows.row(i), rows.inputs);
+    before += predict(searched, x).epistemic_variance;
+    after += predict(final_model, x).epistemic_variance;
+  }
+  if (!(before > 0.0 && after > 0.0 && std::isfinite(before / after))) return scale;
+  const double carried = static_cast<float>(scale * before / after);
+  return std::clamp(carried, static_cast<double>(format::model_section::kMinEpistemicScale),
+                    static_cast<double>(format::model_section::kMaxEpistemicScale));
 }
 
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
@@ -312,6 +348,9 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     throw std::runtime_error("no candidate of the automatic recipe fits the held-out rows");
   }
 
+  const std::optional<FoldCalibration> fold_calibration =
+      distance_fold_calibration(candidates, space, pooled, best.hidden.front());
+
   TrainOptions o = options;
   o.hidden = best.hidden;
   o.likelihood = best.likelihood;
@@ -329,11 +368,19 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     options.on_epoch(epoch, total, calibrated);
   };
   Model model = train(data, o, report);
+  RecipeChoice calibration = best;
+  if (o.start) {
+    const Dataset searched_rows = data.subset(fold_rows(order, folds, 0).first);
+    calibration.epistemic_scale =
+        carried_epistemic_scale(best.epistemic_scale, *o.start, model, searched_rows);
+  }
   o.start = nullptr;
-  apply_calibration(model, best);
+  apply_calibration(model, calibration);
   // The distance variance's folds score a Gaussian noise: a heteroscedastic model has its own.
-  if (space.distance_variance && !heteroscedastic(model)) add_distance_variance(model, data, o);
-  if (choice) *choice = best;
+  if (space.distance_variance && !heteroscedastic(model)) {
+    add_distance_variance(model, data, o, fold_calibration ? &*fold_calibration : nullptr);
+  }
+  if (choice) *choice = calibration;
   return model;
 }
 
