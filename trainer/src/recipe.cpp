@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numbers>
 #include <numeric>
-#include <optional>
 #include <span>
 #include <stdexcept>
 
@@ -159,27 +158,6 @@ void apply_calibration(Model& model, const RecipeChoice& choice) {
   output.mean[output.row_length() + output.inputs] +=
       std::log(choice.noise_variance) * std::sqrt(n);
   output.variance[output.inputs] += choice.noise_floor / choice.epistemic_scale * n;
-}
-
-// The distance variance's fold model (the chosen first layer alone, Gaussian) as the search
-// scored it: at its longest checkpoint of at most kFoldEpochs with held-out rows, calibrated on
-// them. None if the search had no such candidate (then the folds get the final model's).
-std::optional<FoldCalibration> distance_fold_calibration(
-    const std::vector<std::pair<std::vector<uint32_t>, LikelihoodKind>>& candidates,
-    const SearchSpace& space, const std::vector<std::vector<HeldOutResiduals>>& pooled,
-    uint32_t width) {
-  for (size_t k = 0; k < candidates.size(); ++k) {
-    if (candidates[k].first != std::vector<uint32_t>{width} ||
-        candidates[k].second != LikelihoodKind::gaussian) {
-      continue;
-    }
-    for (size_t c = space.epochs.size(); c-- > 0;) {
-      if (space.epochs[c] > kFoldEpochs || pooled[k][c].size() == 0) continue;
-      const PredictiveCalibration fit = calibrate_predictive(pooled[k][c]);
-      return FoldCalibration{space.epochs[c], fit.noise_variance, fit.epistemic_scale};
-    }
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -348,9 +326,6 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     throw std::runtime_error("no candidate of the automatic recipe fits the held-out rows");
   }
 
-  const std::optional<FoldCalibration> fold_calibration =
-      distance_fold_calibration(candidates, space, pooled, best.hidden.front());
-
   TrainOptions o = options;
   o.hidden = best.hidden;
   o.likelihood = best.likelihood;
@@ -377,9 +352,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   o.start = nullptr;
   apply_calibration(model, calibration);
   // The distance variance's folds score a Gaussian noise: a heteroscedastic model has its own.
-  if (space.distance_variance && !heteroscedastic(model)) {
-    add_distance_variance(model, data, o, fold_calibration ? &*fold_calibration : nullptr);
-  }
+  if (space.distance_variance && !heteroscedastic(model)) add_distance_variance(model, data, o);
   if (choice) *choice = calibration;
   return model;
 }

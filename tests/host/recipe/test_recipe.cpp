@@ -6,11 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <iostream>
-#include <numbers>
 
 #include "../prior_refinement/prior_test_support.hpp"
 #include "pbp/trainer/blob.hpp"
-#include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/noise_calibration.hpp"
 #include "pbp/trainer/random.hpp"
 #include "pbp/trainer/recipe.hpp"
@@ -243,29 +241,6 @@ TEST(Recipe, AWarmStartedModelCarriesTheScaleOver) {
   double fitted = 0.0;
   EXPECT_GT(scale_fitted_and_kept(700, &fitted), fitted * 1.01);
   EXPECT_EQ(scale_fitted_and_kept(300, &fitted), fitted);
-}
-
-// The distance variance's folds are scored with the calibration given, not the model's: a noise
-// variance 10^4 times each fold's target variance leaves every held-out row far inside it, where
-// any added variance only lowers the likelihood (A = 0), and caps the likelihood at a Gaussian's
-// of that variance (each fold's rest, two thirds of the rows or more, has a target std above a
-// quarter of the whole's).
-TEST(Recipe, TheDistanceFoldsAreScoredWithTheirOwnCalibration) {
-  const Dataset data = low_noise(10, 200);
-  const Model model = train(data, quick(10));
-  const double fold_std_floor = 0.25 * model.standardisation.target_std;
-  const double cap =
-      -0.5 * std::log(2.0 * std::numbers::pi * 1e4 * fold_std_floor * fold_std_floor);
-  const FoldCalibration wide{10, 1e4, 1.0};
-  const DistanceScaleFit scored_wide = fit_distance_scale(data, quick(10), model, &wide);
-  EXPECT_EQ(scored_wide.scale, 0.0);
-  EXPECT_EQ(scored_wide.folds, 4u);  // a gap and a tail fold per input
-  EXPECT_LT(scored_wide.held_out_loglik, cap);
-  EXPECT_GT(fit_distance_scale(data, quick(10), model).held_out_loglik, cap + 1.0);
-  // The calibration's epochs train the fold models.
-  const FoldCalibration shorter{2, 1e4, 1.0};
-  EXPECT_NE(fit_distance_scale(data, quick(10), model, &shorter).held_out_loglik,
-            scored_wide.held_out_loglik);
 }
 
 TEST(Recipe, AStartModelWithoutEpochsIsTheStartModel) {

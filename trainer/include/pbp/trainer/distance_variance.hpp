@@ -30,27 +30,13 @@ struct DistanceScaleFit {
   size_t folds = 0;
 };
 
-// The cheap fold model's own calibration, from the recipe's search: its network at `epochs`
-// (at most kFoldEpochs), with the noise variance (standardised) and epistemic scale that fit its
-// held-out rows there. Without it the folds are scored with the final model's, which ADF's
-// over-counting makes too wide for a model trained fewer epochs (s grows with them), so A came
-// out too small (tools/bench/RESULTS.md).
-struct FoldCalibration {
-  uint32_t epochs = 0;
-  double noise_variance = 0.0;
-  double epistemic_scale = 1.0;
-};
-inline constexpr uint32_t kFoldEpochs = 40;
-
 // A from `data`'s gap and tail folds: the cheap form of `chosen` (the recipe's final network,
-// epochs and settings) trained on each fold's rest, scored with `calibration` if given, else with
-// `model`'s noise Gamma and epistemic scale.
+// epochs and settings) trained on each fold's rest, scored with `model`'s noise Gamma and
+// epistemic scale.
 DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
-                                    const Model& model,
-                                    const FoldCalibration* calibration = nullptr);
+                                    const Model& model);
 
 // `model` (trained on `data`) with the fitted A and `data`'s occupancy.
-void add_distance_variance(Model& model, const Dataset& data, const TrainOptions& chosen,
-                           const FoldCalibration* calibration = nullptr);
+void add_distance_variance(Model& model, const Dataset& data, const TrainOptions& chosen);
 
 }  // namespace pbp::trainer

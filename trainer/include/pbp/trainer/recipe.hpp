@@ -48,7 +48,7 @@ struct RecipeChoice {
   uint32_t epochs = 0;
   double held_out_loglik = 0.0;  // per row, standardised units, of the chosen candidate
   double noise_variance = 0.0;   // calibrated, standardised units (heteroscedastic: a factor)
-  double epistemic_scale = 1.0;  // calibrated with it (noise_calibration.hpp)
+  double epistemic_scale = 1.0;  // calibrated with it; carried over to a warm-started model
   size_t held_out_rows = 0;      // pooled over the folds
   size_t folds = 0;
   LikelihoodKind likelihood = LikelihoodKind::gaussian;
