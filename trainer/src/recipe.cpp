@@ -166,6 +166,20 @@ size_t selection_folds(size_t rows) {
   return rows < kFoldsBelow ? kSmallDataFolds : 1;
 }
 
+double carried_epistemic_scale(double scale, const Model& searched, const Model& final_model,
+                               const Dataset& rows) {
+  double before = 0.0, after = 0.0;
+  for (size_t i = 0; i < rows.rows; ++i) {
+    const std::span<const double> x(rows.row(i), rows.inputs);
+    before += predict(searched, x).epistemic_variance;
+    after += predict(final_model, x).epistemic_variance;
+  }
+  if (!(before > 0.0 && after > 0.0 && std::isfinite(before / after))) return scale;
+  const double carried = static_cast<float>(scale * before / after);
+  return std::clamp(carried, static_cast<double>(format::model_section::kMinEpistemicScale),
+                    static_cast<double>(format::model_section::kMaxEpistemicScale));
+}
+
 Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe recipe,
                         const SearchSpace& space, RecipeChoice* choice,
                         const std::function<void(const TrainProgress&)>& progress,
@@ -329,11 +343,17 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     options.on_epoch(epoch, total, calibrated);
   };
   Model model = train(data, o, report);
+  RecipeChoice calibration = best;
+  if (o.start) {
+    const Dataset searched_rows = data.subset(fold_rows(order, folds, 0).first);
+    calibration.epistemic_scale =
+        carried_epistemic_scale(best.epistemic_scale, *o.start, model, searched_rows);
+  }
   o.start = nullptr;
-  apply_calibration(model, best);
+  apply_calibration(model, calibration);
   // The distance variance's folds score a Gaussian noise: a heteroscedastic model has its own.
   if (space.distance_variance && !heteroscedastic(model)) add_distance_variance(model, data, o);
-  if (choice) *choice = best;
+  if (choice) *choice = calibration;
   return model;
 }
 

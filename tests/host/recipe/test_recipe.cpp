@@ -202,6 +202,49 @@ TEST(Recipe, OneFifthHeldOutBelow5000RowsGoesOnFromTheSearchedModel) {
   EXPECT_EQ(final_epochs(5000), 10u);  // and from 5 000 rows
 }
 
+// A network without hidden layers: its epistemic variance is linear in the weights' variances,
+// so quartering them quarters it exactly (powers of two).
+TEST(Recipe, TheEpistemicScaleIsCarriedOverInProportionToTheShrink) {
+  const Dataset data = low_noise(9, 100);
+  TrainOptions linear = quick(3);
+  linear.hidden = {};
+  const Model searched = train(data, linear);
+  Model shrunk = searched;
+  for (Layer& layer : shrunk.layers) {
+    for (double& v : layer.variance) v *= 0.25;
+  }
+  EXPECT_EQ(carried_epistemic_scale(2.5, searched, shrunk, data), 10.0);
+  EXPECT_EQ(carried_epistemic_scale(2.5, searched, searched, data), 2.5);
+  EXPECT_EQ(carried_epistemic_scale(10.0, shrunk, searched, data), 2.5);
+  EXPECT_EQ(carried_epistemic_scale(600.0, searched, shrunk, data), 1024.0);  // the blob's bound
+  EXPECT_EQ(carried_epistemic_scale(0.3, searched, shrunk, data), static_cast<float>(1.2));
+}
+
+// With one held-out fifth the final model went on from the searched one and its scale is carried
+// over: above the search's fit (what options.on_epoch's models carry), as the further epochs over
+// every row shrank the variances. From a random start (3 folds) the fitted scale is kept.
+double scale_fitted_and_kept(size_t rows, double* fitted) {
+  SearchSpace space;
+  space.networks = {{4}};
+  space.epochs = {10};
+  space.distance_variance = false;
+  TrainOptions options = quick(10);
+  options.on_epoch = [&](uint32_t, uint32_t, const Model& m) { *fitted = m.epistemic_scale; };
+  RecipeChoice choice;
+  const Model model =
+      train_with_recipe(low_noise(4, rows), options, Recipe::automatic, space, &choice);
+  EXPECT_EQ(model.epistemic_scale, choice.epistemic_scale);
+  return model.epistemic_scale;
+}
+
+TEST(Recipe, AWarmStartedModelCarriesTheScaleOver) {
+  double fitted = 0.0;
+  const double warm = scale_fitted_and_kept(700, &fitted);  // before reading `fitted`
+  EXPECT_GT(warm, fitted * 1.01);
+  const double cold = scale_fitted_and_kept(300, &fitted);
+  EXPECT_EQ(cold, fitted);
+}
+
 TEST(Recipe, AStartModelWithoutEpochsIsTheStartModel) {
   const Dataset data = low_noise(8, 120);
   const Model start = train(data, quick(3));

@@ -8,11 +8,11 @@
 // candidate networks are trained on the rest, scored on the held-out rows after 10, 20, 40, 80,
 // ... epochs with the noise variance that fits those rows best (noise_calibration.hpp), and the
 // best (network, epochs) is trained again on every row (with one held-out fifth, below 5 000 rows:
-// going on from its search model for a fifth of its epochs), each epoch's model the average of the posterior
-// over its updates (iterate_average.hpp). Its noise is the calibrated one. The
-// search is a race: a candidate whose held-out rows are below another's beyond three standard
-// errors is trained no further, in this fold or the next (recipe.cpp).
-// Measured on the UCI benchmark's 20 splits (tools/bench/RESULTS.md, tools/bench/uci.sh).
+// going on from its search model for a fifth of its epochs), each epoch's model the average of the
+// posterior over its updates (iterate_average.hpp). Its noise is the calibrated one. The search is
+// a race: a candidate whose held-out rows are below another's beyond three standard errors is
+// trained no further, in this fold or the next (recipe.cpp). Measured on the UCI benchmark's 20
+// splits (tools/bench/RESULTS.md, tools/bench/uci.sh).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -48,7 +48,7 @@ struct RecipeChoice {
   uint32_t epochs = 0;
   double held_out_loglik = 0.0;  // per row, standardised units, of the chosen candidate
   double noise_variance = 0.0;   // calibrated, standardised units (heteroscedastic: a factor)
-  double epistemic_scale = 1.0;  // calibrated with it (noise_calibration.hpp)
+  double epistemic_scale = 1.0;  // calibrated with it; carried over to a warm-started model
   size_t held_out_rows = 0;      // pooled over the folds
   size_t folds = 0;
   LikelihoodKind likelihood = LikelihoodKind::gaussian;
@@ -67,6 +67,15 @@ struct TrainProgress {
 
 // Held-out folds for `rows` training rows: 3 (pooled) below 600 rows, else 1 (a fifth held out).
 size_t selection_folds(size_t rows);
+
+// The epistemic scale `scale`, fitted to `searched`'s variances on held-out rows, carried over to
+// `final_model`, which went on from it over every row (ADF's over-counting shrinks the variances
+// further): times the ratio of their summed epistemic variances on `rows`, rows both trained on
+// (on the held-out rows the final model, which has seen them, would also report how much nearer
+// they are to its data). Rounded to float32 and kept within the blob's [2^-10, 2^10]; `scale`
+// itself if either sum is zero or not finite. Measured: tools/bench/RESULTS.md.
+double carried_epistemic_scale(double scale, const Model& searched, const Model& final_model,
+                               const Dataset& rows);
 
 // Trains by `recipe`: `paper` is train(data, options) itself; `automatic` (the regression
 // likelihoods only: other tasks and likelihoods train as `paper`) searches `space` with
