@@ -579,54 +579,30 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
 }
 
 #if PBP_S8_S16_THUMB2
-// A group's mean terms (t0 .. t3 free, t3 = the (q_k, q_k+2) pair and t0 the other after it).
+// The asm loops' count of fours (1 .. 32767) in the top halfword and 0x8000 in the low one: also
+// SMLABB's and SMLATT's addend (offset_square_pair's -32768, of which PKHBT keeps the low
+// halfword).
+inline uint32_t fused_count(uint32_t fours) {
+  return fours << 16 | 0x8000u;
+}
+// A group's mean terms (t0 .. t3 free, t3 = the (q_k, q_k+2) pair and t0 the other after it),
+// into a 64-bit sum (SMLALD: no 32-bit blocks, so a row of any length is one call).
 #define PBP_S8_S16_MEAN_STEP                \
   "ldr    %[t0], [%[q]], #4\n\t"            \
   "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
   "sxtb16 %[t3], %[t0]\n\t"                 \
-  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
+  "smlald %[mnl], %[mnh], %[t3], %[t1]\n\t" \
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t"
-// `fours` (> 0) times four groups of paired_square_step (layers with C; its own pass: with the
-// mean and u^2 B terms the loop would need 14 registers, which GCC may not find for an asm
-// ("impossible constraints", e.g. with a frame pointer), and GCC's own loop spilled them).
-__attribute__((always_inline)) inline void paired_square_fours(const uint8_t*& at_q,
-                                                               const uint8_t*& group_c,
-                                                               uint32_t fours, uint32_t& square_low,
-                                                               uint32_t& square_high) {
-  uint32_t t0, t1, t2, t3;
-#define PBP_S8_S16_SQUARE_GROUP             \
-  "ldr    %[t0], [%[q]], #4\n\t"            \
-  "sxtb16 %[t3], %[t0]\n\t"                 \
-  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smulbb %[t1], %[t3], %[t3]\n\t"          \
-  "smultt %[t3], %[t3], %[t3]\n\t"          \
-  "pkhbt  %[t1], %[t1], %[t3], lsl #16\n\t" \
-  "smulbb %[t2], %[t0], %[t0]\n\t"          \
-  "smultt %[t0], %[t0], %[t0]\n\t"          \
-  "pkhbt  %[t2], %[t2], %[t0], lsl #16\n\t" \
-  "ldrd   %[t0], %[t3], [%[c]], #8\n\t"     \
-  "smlald %[sql], %[sqh], %[t1], %[t0]\n\t" \
-  "smlald %[sql], %[sqh], %[t2], %[t3]\n\t"
-  __asm__ volatile(
-      "1:\n\t" PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP
-          PBP_S8_S16_SQUARE_GROUP
-      "subs   %[n], %[n], #1\n\t"
-      "bne    1b"
-      : [q] "+r"(at_q), [c] "+r"(group_c), [n] "+r"(fours), [sql] "+r"(square_low),
-        [sqh] "+r"(square_high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
-      :
-      : "cc", "memory");
-#undef PBP_S8_S16_SQUARE_GROUP
-}
-// `fours` (> 0) times four groups of paired_step (layers without C): its instructions, with the
-// count and branch once per four groups (GCC's loop also advanced two pointers by adds).
+  "smlald %[mnl], %[mnh], %[t0], %[t2]\n\t"
+// Four groups of paired_step (layers without C) `k` times (fused_count's), the mean into
+// (mean_low, mean_high): its instructions, with the count and branch once per eight groups
+// (GCC's loop also advanced two pointers by adds).
 __attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, const uint8_t*& at_u,
-                                                        const uint8_t*& group, uint32_t fours,
-                                                        int32_t& block, uint32_t& spread_low,
+                                                        const uint8_t*& group, uint32_t k,
+                                                        uint32_t& mean_low, uint32_t& mean_high,
+                                                        uint32_t& spread_low,
                                                         uint32_t& spread_high) {
   uint32_t t0, t1, t2, t3;
-  const int32_t offset = -32768;  // offset_square_pair's addend
 #define PBP_S8_S16_GROUP                    \
   PBP_S8_S16_MEAN_STEP                      \
   "ldr    %[t0], [%[u]], #4\n\t"            \
@@ -641,16 +617,92 @@ __attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, co
   "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
   "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
-  __asm__ volatile("1:\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
-                   "subs   %[n], %[n], #1\n\t"
-                   "bne    1b"
-                   : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [n] "+r"(fours),
-                     [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high),
-                     [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
-                   : [k] "r"(offset)
-                   : "cc", "memory");
+#define PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
+  // An odd four first, then eights (as paired_fused_fours counts them).
+  __asm__ volatile(
+      "tst    %[k], #65536\n\t"
+      "beq    2f\n\t" PBP_S8_S16_FOUR_GROUPS
+      "2:\n\t"
+      "subs   %[k], %[k], #131072\n\t"
+      "bmi    3f\n"
+      "1:\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+      "subs   %[k], %[k], #131072\n\t"
+      "bpl    1b\n"
+      "3:"
+      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "+r"(mean_low),
+        [mnh] "+r"(mean_high), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [t0] "=&r"(t0),
+        [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      :
+      : "cc", "memory");
+#undef PBP_S8_S16_FOUR_GROUPS
 #undef PBP_S8_S16_GROUP
 #undef PBP_S8_S16_MEAN_STEP
+}
+
+// paired_fours with the q^2 C terms in the same loop (layers with C): the mean step's (q_k, q_k+2)
+// and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded and
+// extended once (27 instructions a group, not 30). It needs 14 registers: a naked function of
+// its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` holds the count
+// of fours in its top halfword and 0x8000 in its low one: SMLABB's and SMLATT's addend
+// (offset_square_pair's -32768, of which PKHBT keeps the low halfword only) and the loop count.
+struct FusedFours {  // the registers r0 .. r9, in order
+  const uint8_t* q;
+  const uint8_t* u;
+  const uint8_t* group;
+  const uint8_t* group_c;
+  uint32_t count;
+  int32_t block;
+  uint32_t spread_low, spread_high, square_low, square_high;
+};
+__attribute__((naked, noinline)) inline void paired_fused_fours(FusedFours* /*state*/) {
+#define PBP_S8_S16_FUSED_GROUP        \
+  "ldr    r10, [r0], #4\n\t"          \
+  "ldrd   r11, r12, [r2], #8\n\t"     \
+  "sxtb16 lr, r10\n\t"                \
+  "sxtb16 r10, r10, ror #8\n\t"       \
+  "smlad  r5, lr, r11, r5\n\t"        \
+  "smlad  r5, r10, r12, r5\n\t"       \
+  "smulbb r11, lr, lr\n\t"            \
+  "smultt lr, lr, lr\n\t"             \
+  "pkhbt  r11, r11, lr, lsl #16\n\t"  \
+  "smulbb r12, r10, r10\n\t"          \
+  "smultt r10, r10, r10\n\t"          \
+  "pkhbt  r12, r12, r10, lsl #16\n\t" \
+  "ldrd   r10, lr, [r3], #8\n\t"      \
+  "smlald r8, r9, r11, r10\n\t"       \
+  "smlald r8, r9, r12, lr\n\t"        \
+  "ldr    r10, [r1], #4\n\t"          \
+  "uxtb16 r11, r10\n\t"               \
+  "uxtb16 r10, r10, ror #8\n\t"       \
+  "smlabb r12, r11, r11, r4\n\t"      \
+  "smlatt r11, r11, r11, r4\n\t"      \
+  "pkhbt  r12, r12, r11, lsl #16\n\t" \
+  "smlabb r11, r10, r10, r4\n\t"      \
+  "smlatt r10, r10, r10, r4\n\t"      \
+  "pkhbt  r11, r11, r10, lsl #16\n\t" \
+  "ldrd   r10, lr, [r2], #8\n\t"      \
+  "smlald r6, r7, r12, r10\n\t"       \
+  "smlald r6, r7, r11, lr\n\t"
+#define PBP_S8_S16_FUSED_FOUR \
+  PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP
+  __asm__(
+      "push   {r0, r4-r11, lr}\n\t"
+      "mov    r12, r0\n\t"
+      "ldm    r12, {r0-r9}\n"
+      "tst    r4, #65536\n\t"  // an odd four first, then eights
+      "beq    2f\n\t" PBP_S8_S16_FUSED_FOUR
+      "2:\n\t"
+      "subs   r4, r4, #131072\n\t"
+      "bmi    3f\n"
+      "1:\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+      "subs   r4, r4, #131072\n\t"
+      "bpl    1b\n"
+      "3:\n\t"
+      "ldr    r12, [sp]\n\t"
+      "stm    r12, {r0-r9}\n\t"
+      "pop    {r0, r4-r11, pc}");
+#undef PBP_S8_S16_FUSED_FOUR
+#undef PBP_S8_S16_FUSED_GROUP
 }
 #endif
 
@@ -691,17 +743,13 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
       if ((groups & 1u) != 0) step_with_square();
 #if PBP_S8_S16_THUMB2
       if (groups >= 4u) {
-        const uint8_t* q_again = q_at;
-        paired_square_fours(q_again, c_at, groups >> 2, square_low, square_high);
-        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
-      }
-#endif
-    } else if constexpr (PBP_S8_S16_THUMB2) {
-      if ((groups & 2u) != 0) block = step(step(block));
-      if ((groups & 1u) != 0) block = step(block);
-#if PBP_S8_S16_THUMB2
-      if (groups >= 4u) {
-        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
+        FusedFours state{q_at,  u_at,       group,       c_at,       fused_count(groups >> 2),
+                         block, spread_low, spread_high, square_low, square_high};
+        paired_fused_fours(&state);
+        q_at = state.q, u_at = state.u, group = state.group, c_at = state.group_c;
+        block = state.block;
+        spread_low = state.spread_low, spread_high = state.spread_high;
+        square_low = state.square_low, square_high = state.square_high;
       }
 #endif
     } else {
@@ -720,11 +768,25 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     paired_square_step(tail_q_again, tail_c, square_low, square_high);
   }
   uint32_t groups_left = count / 4u;
-  int64_t mean;
-  if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
-    mean = groups_left != 0 ? groups_of(groups_left, tail_block) : tail_block;
+  int64_t mean = tail_block;
+#if PBP_S8_S16_THUMB2
+  if constexpr (!kHasC) {        // the mean in 64 bits: the row in one call
+    int32_t block = tail_block;  // with at most three groups: 16 terms
+    if ((groups_left & 2u) != 0) block = step(step(block));
+    if ((groups_left & 1u) != 0) block = step(block);
+    uint32_t mean_low = static_cast<uint32_t>(block);
+    uint32_t mean_high = block < 0 ? ~0u : 0u;
+    if (groups_left >= 4u) {
+      paired_fours(q_at, u_at, group, fused_count(groups_left >> 2), mean_low, mean_high,
+                   spread_low, spread_high);
+    }
+    mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
+    groups_left = 0;
+  }
+#endif
+  if (groups_left != 0 && groups_left < kMeanBlock / 4u) {  // one block with the tail's terms
+    mean = groups_of(groups_left, tail_block);
   } else {
-    mean = tail_block;
     while (groups_left != 0) {
       const uint32_t groups = groups_left > kMeanBlock / 4u ? kMeanBlock / 4u : groups_left;
       groups_left -= groups;
