@@ -595,7 +595,7 @@ inline uint32_t fused_count(uint32_t fours) {
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
   "smlald %[mnl], %[mnh], %[t0], %[t2]\n\t"
 // Four groups of paired_step (layers without C) `k` times (fused_count's), the mean into
-// (mean_low, mean_high): its instructions, with the count and branch once per eight groups
+// (mean_low, mean_high): its instructions, with the count and branch once per sixteen groups
 // (GCC's loop also advanced two pointers by adds).
 __attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, const uint8_t*& at_u,
                                                         const uint8_t*& group, uint32_t k,
@@ -618,15 +618,20 @@ __attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, co
   "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
 #define PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
-  // An odd four first, then eights (as paired_fused_fours counts them).
+  // An odd four, an odd pair of fours, then sixteen groups an iteration (the first layer's rows
+  // are the longest).
   __asm__ volatile(
       "tst    %[k], #65536\n\t"
       "beq    2f\n\t" PBP_S8_S16_FOUR_GROUPS
       "2:\n\t"
-      "subs   %[k], %[k], #131072\n\t"
+      "tst    %[k], #131072\n\t"
+      "beq    4f\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+      "4:\n\t"
+      "subs   %[k], %[k], #262144\n\t"
       "bmi    3f\n"
-      "1:\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
-      "subs   %[k], %[k], #131072\n\t"
+      "1:\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+          PBP_S8_S16_FOUR_GROUPS
+      "subs   %[k], %[k], #262144\n\t"
       "bpl    1b\n"
       "3:"
       : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "+r"(mean_low),
@@ -689,13 +694,17 @@ __attribute__((naked, noinline)) inline void paired_fused_fours(FusedFours* /*st
       "push   {r0, r4-r11, lr}\n\t"
       "mov    r12, r0\n\t"
       "ldm    r12, {r0-r9}\n"
-      "tst    r4, #65536\n\t"  // an odd four first, then eights
+      "tst    r4, #65536\n\t"  // an odd four, an odd pair, then sixteen groups an iteration
       "beq    2f\n\t" PBP_S8_S16_FUSED_FOUR
       "2:\n\t"
-      "subs   r4, r4, #131072\n\t"
+      "tst    r4, #131072\n\t"
+      "beq    4f\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+      "4:\n\t"
+      "subs   r4, r4, #262144\n\t"
       "bmi    3f\n"
-      "1:\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
-      "subs   r4, r4, #131072\n\t"
+      "1:\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+          PBP_S8_S16_FUSED_FOUR
+      "subs   r4, r4, #262144\n\t"
       "bpl    1b\n"
       "3:\n\t"
       "ldr    r12, [sp]\n\t"
