@@ -579,54 +579,30 @@ __attribute__((always_inline)) inline void paired_square_step(const uint8_t*& at
 }
 
 #if PBP_S8_S16_THUMB2
-// A group's mean terms (t0 .. t3 free, t3 = the (q_k, q_k+2) pair and t0 the other after it).
+// The asm loops' count of groups (0 .. 16383) in the top halfword and 0x8000 in the low one: also
+// SMLABB's and SMLATT's addend (offset_square_pair's -32768, of which PKHBT keeps the low
+// halfword). The loops take the groups by the count's bits (1, 2, 4, 8 and 16 groups: no branch
+// in C per row), then 32 an iteration.
+inline uint32_t group_count(uint32_t groups) {
+  return groups << 16 | 0x8000u;
+}
+// A group's mean terms (t0 .. t3 free, t3 = the (q_k, q_k+2) pair and t0 the other after it),
+// into a 64-bit sum (SMLALD: no 32-bit blocks, so a row of any length is one call).
 #define PBP_S8_S16_MEAN_STEP                \
   "ldr    %[t0], [%[q]], #4\n\t"            \
   "ldrd   %[t1], %[t2], [%[g]], #8\n\t"     \
   "sxtb16 %[t3], %[t0]\n\t"                 \
-  "smlad  %[blk], %[t3], %[t1], %[blk]\n\t" \
+  "smlald %[mnl], %[mnh], %[t3], %[t1]\n\t" \
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smlad  %[blk], %[t0], %[t2], %[blk]\n\t"
-// `fours` (> 0) times four groups of paired_square_step (layers with C; its own pass: with the
-// mean and u^2 B terms the loop would need 14 registers, which GCC may not find for an asm
-// ("impossible constraints", e.g. with a frame pointer), and GCC's own loop spilled them).
-__attribute__((always_inline)) inline void paired_square_fours(const uint8_t*& at_q,
-                                                               const uint8_t*& group_c,
-                                                               uint32_t fours, uint32_t& square_low,
-                                                               uint32_t& square_high) {
+  "smlald %[mnl], %[mnh], %[t0], %[t2]\n\t"
+// paired_step's instructions (layers without C) for the groups `k` counts (group_count's), the
+// mean into (mean_low, mean_high) (GCC's loop also advanced two pointers by adds).
+__attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, const uint8_t*& at_u,
+                                                         const uint8_t*& group, uint32_t k,
+                                                         uint32_t& mean_low, uint32_t& mean_high,
+                                                         uint32_t& spread_low,
+                                                         uint32_t& spread_high) {
   uint32_t t0, t1, t2, t3;
-#define PBP_S8_S16_SQUARE_GROUP             \
-  "ldr    %[t0], [%[q]], #4\n\t"            \
-  "sxtb16 %[t3], %[t0]\n\t"                 \
-  "sxtb16 %[t0], %[t0], ror #8\n\t"         \
-  "smulbb %[t1], %[t3], %[t3]\n\t"          \
-  "smultt %[t3], %[t3], %[t3]\n\t"          \
-  "pkhbt  %[t1], %[t1], %[t3], lsl #16\n\t" \
-  "smulbb %[t2], %[t0], %[t0]\n\t"          \
-  "smultt %[t0], %[t0], %[t0]\n\t"          \
-  "pkhbt  %[t2], %[t2], %[t0], lsl #16\n\t" \
-  "ldrd   %[t0], %[t3], [%[c]], #8\n\t"     \
-  "smlald %[sql], %[sqh], %[t1], %[t0]\n\t" \
-  "smlald %[sql], %[sqh], %[t2], %[t3]\n\t"
-  __asm__ volatile(
-      "1:\n\t" PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP PBP_S8_S16_SQUARE_GROUP
-          PBP_S8_S16_SQUARE_GROUP
-      "subs   %[n], %[n], #1\n\t"
-      "bne    1b"
-      : [q] "+r"(at_q), [c] "+r"(group_c), [n] "+r"(fours), [sql] "+r"(square_low),
-        [sqh] "+r"(square_high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
-      :
-      : "cc", "memory");
-#undef PBP_S8_S16_SQUARE_GROUP
-}
-// `fours` (> 0) times four groups of paired_step (layers without C): its instructions, with the
-// count and branch once per four groups (GCC's loop also advanced two pointers by adds).
-__attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, const uint8_t*& at_u,
-                                                        const uint8_t*& group, uint32_t fours,
-                                                        int32_t& block, uint32_t& spread_low,
-                                                        uint32_t& spread_high) {
-  uint32_t t0, t1, t2, t3;
-  const int32_t offset = -32768;  // offset_square_pair's addend
 #define PBP_S8_S16_GROUP                    \
   PBP_S8_S16_MEAN_STEP                      \
   "ldr    %[t0], [%[u]], #4\n\t"            \
@@ -641,22 +617,127 @@ __attribute__((always_inline)) inline void paired_fours(const uint8_t*& at_q, co
   "ldrd   %[t0], %[t3], [%[g]], #8\n\t"     \
   "smlald %[spl], %[sph], %[t2], %[t0]\n\t" \
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
-  __asm__ volatile("1:\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
-                   "subs   %[n], %[n], #1\n\t"
-                   "bne    1b"
-                   : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [n] "+r"(fours),
-                     [blk] "+r"(block), [spl] "+r"(spread_low), [sph] "+r"(spread_high),
-                     [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
-                   : [k] "r"(offset)
-                   : "cc", "memory");
+#define PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
+  __asm__ volatile(
+      "tst    %[k], #65536\n\t"
+      "beq    6f\n\t" PBP_S8_S16_GROUP
+      "6:\n\t"
+      "tst    %[k], #131072\n\t"
+      "beq    7f\n\t" PBP_S8_S16_GROUP PBP_S8_S16_GROUP
+      "7:\n\t"
+      "tst    %[k], #262144\n\t"
+      "beq    2f\n\t" PBP_S8_S16_FOUR_GROUPS
+      "2:\n\t"
+      "tst    %[k], #524288\n\t"
+      "beq    4f\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+      "4:\n\t"
+      "tst    %[k], #1048576\n\t"
+      "beq    5f\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+          PBP_S8_S16_FOUR_GROUPS
+      "5:\n\t"
+      "subs   %[k], %[k], #2097152\n\t"
+      "bmi    3f\n"
+      "1:\n\t" PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+          PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+              PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_FOUR_GROUPS
+      "subs   %[k], %[k], #2097152\n\t"
+      "bpl    1b\n"
+      "3:"
+      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "+r"(mean_low),
+        [mnh] "+r"(mean_high), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [t0] "=&r"(t0),
+        [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      :
+      : "cc", "memory");
+#undef PBP_S8_S16_FOUR_GROUPS
 #undef PBP_S8_S16_GROUP
 #undef PBP_S8_S16_MEAN_STEP
+}
+
+// paired_groups with the q^2 C terms in the same loop (layers with C): the mean step's (q_k, q_k+2)
+// and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded and
+// extended once (27 instructions a group, not 30). It needs 14 registers: a naked function of
+// its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` is group_count's
+// (the mean in 32 bits: at most kMeanBlock / 4 groups a call).
+struct FusedGroups {  // the registers r0 .. r9, in order
+  const uint8_t* q;
+  const uint8_t* u;
+  const uint8_t* group;
+  const uint8_t* group_c;
+  uint32_t count;
+  int32_t block;
+  uint32_t spread_low, spread_high, square_low, square_high;
+};
+__attribute__((naked, noinline)) inline void paired_fused_groups(FusedGroups* /*state*/) {
+#define PBP_S8_S16_FUSED_GROUP        \
+  "ldr    r10, [r0], #4\n\t"          \
+  "ldrd   r11, r12, [r2], #8\n\t"     \
+  "sxtb16 lr, r10\n\t"                \
+  "sxtb16 r10, r10, ror #8\n\t"       \
+  "smlad  r5, lr, r11, r5\n\t"        \
+  "smlad  r5, r10, r12, r5\n\t"       \
+  "smulbb r11, lr, lr\n\t"            \
+  "smultt lr, lr, lr\n\t"             \
+  "pkhbt  r11, r11, lr, lsl #16\n\t"  \
+  "smulbb r12, r10, r10\n\t"          \
+  "smultt r10, r10, r10\n\t"          \
+  "pkhbt  r12, r12, r10, lsl #16\n\t" \
+  "ldrd   r10, lr, [r3], #8\n\t"      \
+  "smlald r8, r9, r11, r10\n\t"       \
+  "smlald r8, r9, r12, lr\n\t"        \
+  "ldr    r10, [r1], #4\n\t"          \
+  "uxtb16 r11, r10\n\t"               \
+  "uxtb16 r10, r10, ror #8\n\t"       \
+  "smlabb r12, r11, r11, r4\n\t"      \
+  "smlatt r11, r11, r11, r4\n\t"      \
+  "pkhbt  r12, r12, r11, lsl #16\n\t" \
+  "smlabb r11, r10, r10, r4\n\t"      \
+  "smlatt r10, r10, r10, r4\n\t"      \
+  "pkhbt  r11, r11, r10, lsl #16\n\t" \
+  "ldrd   r10, lr, [r2], #8\n\t"      \
+  "smlald r6, r7, r12, r10\n\t"       \
+  "smlald r6, r7, r11, lr\n\t"
+#define PBP_S8_S16_FUSED_FOUR \
+  PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP
+  __asm__(
+      "push   {r0, r4-r11, lr}\n\t"
+      "ldm    r0, {r0-r9}\n"  // (the base in the list, without write-back: it loads last)
+      "tst    r4, #65536\n\t"
+      "beq    6f\n\t" PBP_S8_S16_FUSED_GROUP
+      "6:\n\t"
+      "tst    r4, #131072\n\t"
+      "beq    7f\n\t" PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP
+      "7:\n\t"
+      "tst    r4, #262144\n\t"
+      "beq    2f\n\t" PBP_S8_S16_FUSED_FOUR
+      "2:\n\t"
+      "tst    r4, #524288\n\t"
+      "beq    4f\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+      "4:\n\t"
+      "tst    r4, #1048576\n\t"
+      "beq    5f\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+          PBP_S8_S16_FUSED_FOUR
+      "5:\n\t"
+      "subs   r4, r4, #2097152\n\t"
+      "bmi    3f\n"
+      "1:\n\t" PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+          PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR PBP_S8_S16_FUSED_FOUR
+              PBP_S8_S16_FUSED_FOUR
+      "subs   r4, r4, #2097152\n\t"
+      "bpl    1b\n"
+      "3:\n\t"
+      "ldr    r12, [sp]\n\t"
+      "stm    r12, {r0-r9}\n\t"
+      "pop    {r0, r4-r11, pc}");
+#undef PBP_S8_S16_FUSED_FOUR
+#undef PBP_S8_S16_FUSED_GROUP
 }
 #endif
 
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
-// for the others), the tail group first, the groups four (Thumb-2) or two per iteration. The
+// for the others; Thumb-2 layers without C: the mean in 64 bits too), the tail group first, then
+// the groups two per iteration, or on Thumb-2 all in one asm loop (paired_groups, or
+// paired_fused_groups with C). The
 // weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the
 // word and of it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to
 // 65025) do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the
@@ -681,28 +762,15 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups, int32_t block)
       __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
-    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the q^2 C terms group by group too
-      const auto step_with_square = [&]() __attribute__((always_inline)) {
-        const uint8_t* q_again = q_at;
-        paired_square_step(q_again, c_at, square_low, square_high);
-        block = step(block);
-      };
-      if ((groups & 2u) != 0) step_with_square(), step_with_square();
-      if ((groups & 1u) != 0) step_with_square();
+    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the three sums in one asm loop
 #if PBP_S8_S16_THUMB2
-      if (groups >= 4u) {
-        const uint8_t* q_again = q_at;
-        paired_square_fours(q_again, c_at, groups >> 2, square_low, square_high);
-        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
-      }
-#endif
-    } else if constexpr (PBP_S8_S16_THUMB2) {
-      if ((groups & 2u) != 0) block = step(step(block));
-      if ((groups & 1u) != 0) block = step(block);
-#if PBP_S8_S16_THUMB2
-      if (groups >= 4u) {
-        paired_fours(q_at, u_at, group, groups >> 2, block, spread_low, spread_high);
-      }
+      FusedGroups state{q_at,  u_at,       group,       c_at,       group_count(groups),
+                        block, spread_low, spread_high, square_low, square_high};
+      paired_fused_groups(&state);
+      q_at = state.q, u_at = state.u, group = state.group, c_at = state.group_c;
+      block = state.block;
+      spread_low = state.spread_low, spread_high = state.spread_high;
+      square_low = state.square_low, square_high = state.square_high;
 #endif
     } else {
       if ((groups & 1u) != 0) block = step(block);
@@ -720,11 +788,20 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     paired_square_step(tail_q_again, tail_c, square_low, square_high);
   }
   uint32_t groups_left = count / 4u;
-  int64_t mean;
-  if (groups_left < kMeanBlock / 4u) {  // one block with the tail's terms: most layers
-    mean = groups_left != 0 ? groups_of(groups_left, tail_block) : tail_block;
+  int64_t mean = tail_block;
+#if PBP_S8_S16_THUMB2
+  if constexpr (!kHasC) {  // the mean in 64 bits: the row in one call
+    uint32_t mean_low = static_cast<uint32_t>(tail_block);
+    uint32_t mean_high = tail_block < 0 ? ~0u : 0u;
+    paired_groups(q_at, u_at, group, group_count(groups_left), mean_low, mean_high, spread_low,
+                  spread_high);
+    mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
+    groups_left = 0;
+  }
+#endif
+  if (groups_left != 0 && groups_left < kMeanBlock / 4u) {  // one block with the tail's terms
+    mean = groups_of(groups_left, tail_block);
   } else {
-    mean = tail_block;
     while (groups_left != 0) {
       const uint32_t groups = groups_left > kMeanBlock / 4u ? kMeanBlock / 4u : groups_left;
       groups_left -= groups;
