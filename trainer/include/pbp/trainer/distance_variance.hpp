@@ -64,7 +64,7 @@ class DistanceFolds {
 
 // A from `data`'s gap and tail folds: the cheap form of `chosen` (the recipe's final network,
 // epochs and settings) trained on each fold's rest, scored with `model`'s noise Gamma and
-// epistemic scale.
+// epistemic scale; two folds at once with chosen.threads 2.
 DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
                                     const Model& model);
 
