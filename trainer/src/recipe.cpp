@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <thread>
 
 #include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/independent_tasks.hpp"
@@ -203,14 +204,32 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   TrainProgress at;
   at.candidates = static_cast<uint32_t>(folds * candidates.size());
   at.total = (uint64_t{at.candidates} + 1) * space.epochs.back();
-  std::mutex progress_mutex;  // the trainings below may run on two threads
+  // The trainings below may run on two threads; `progress` is called on this one only (as for
+  // one thread: the CLI's and Python's Ctrl-C checks are there), the other's epochs reported by
+  // this thread's next epoch or by its poll while it waits.
+  std::mutex progress_mutex;
+  bool unreported = false;
+  const std::thread::id caller = std::this_thread::get_id();
+  auto report_progress = [&] {
+    TrainProgress now;
+    {
+      const std::lock_guard lock(progress_mutex);
+      if (!unreported) return;
+      unreported = false;
+      now = at;
+    }
+    if (progress) progress(now);
+  };
   auto tick = [&](uint32_t epoch, uint32_t candidate, uint32_t epochs) {
-    const std::lock_guard lock(progress_mutex);
-    ++at.done;
-    at.epoch = epoch;
-    at.candidate = candidate;
-    at.epochs = epochs;
-    if (progress) progress(at);
+    {
+      const std::lock_guard lock(progress_mutex);
+      ++at.done;
+      at.epoch = epoch;
+      at.candidate = candidate;
+      at.epochs = epochs;
+      unreported = true;
+    }
+    if (std::this_thread::get_id() == caller) report_progress();
   };
   IndependentTasks tasks(options.threads);
   std::vector<size_t> order(data.rows);
@@ -252,32 +271,36 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     const uint32_t first_number = started;
     started += static_cast<uint32_t>(network_of.size());
     const uint32_t threads = tasks.threads_for(network_of.size());
-    tasks.run(network_of.size(), [&](size_t t) {
-      const size_t k = network_of[t];
-      TrainOptions& o = fold_options[t];
-      if (threads > 1) o.threads = 1;  // one thread per training
-      const uint32_t number = first_number + static_cast<uint32_t>(t) + 1;
-      bool past_peak = false;
-      o.on_epoch = [&, k, number](uint32_t epoch, uint32_t total, const Model& model) {
-        tick(epoch, number, total);
-        const size_t c = static_cast<size_t>(
-            std::find(space.epochs.begin(), space.epochs.end(), epoch) - space.epochs.begin());
-        if (c == checkpoints || !race[k][c].running) return;
-        pooled[k][c].append(residuals(model, held_out));
-        if (warm_start) searched[k][c] = model;
-        race[k][c].score(pooled[k][c]);
-        past_peak = std::any_of(race[k].begin(), race[k].begin() + static_cast<ptrdiff_t>(c),
-                                [&](const RaceEntry& earlier) {
-                                  return earlier.running && race[k][c].clearly_below(earlier);
-                                });
-        // Falling beyond doubt on the same rows: the later checkpoints are out.
-        if (past_peak) {
-          for (size_t later = c + 1; later < checkpoints; ++later) race[k][later].running = false;
-        }
-      };
-      o.stop_after = [&](uint32_t) { return past_peak || tasks.abandoned(); };
-      train(fit, o);
-    });
+    tasks.run(
+        network_of.size(),
+        [&](size_t t) {
+          const size_t k = network_of[t];
+          TrainOptions& o = fold_options[t];
+          if (threads > 1) o.threads = 1;  // one thread per training
+          const uint32_t number = first_number + static_cast<uint32_t>(t) + 1;
+          bool past_peak = false;
+          o.on_epoch = [&, k, number](uint32_t epoch, uint32_t total, const Model& model) {
+            tick(epoch, number, total);
+            const size_t c = static_cast<size_t>(
+                std::find(space.epochs.begin(), space.epochs.end(), epoch) - space.epochs.begin());
+            if (c == checkpoints || !race[k][c].running) return;
+            pooled[k][c].append(residuals(model, held_out));
+            if (warm_start) searched[k][c] = model;
+            race[k][c].score(pooled[k][c]);
+            past_peak = std::any_of(race[k].begin(), race[k].begin() + static_cast<ptrdiff_t>(c),
+                                    [&](const RaceEntry& earlier) {
+                                      return earlier.running && race[k][c].clearly_below(earlier);
+                                    });
+            // Falling beyond doubt on the same rows: the later checkpoints are out.
+            if (past_peak) {
+              for (size_t later = c + 1; later < checkpoints; ++later)
+                race[k][later].running = false;
+            }
+          };
+          o.stop_after = [&](uint32_t) { return past_peak || tasks.abandoned(); };
+          train(fit, o);
+        },
+        report_progress);
     const RaceEntry* leader = nullptr;
     for (const auto& entries : race) {
       for (const RaceEntry& e : entries) {
@@ -366,13 +389,16 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     return (options.stop_after && options.stop_after(epoch)) || tasks.abandoned();
   };
   Model model;
-  tasks.run(trainings, [&](size_t t) {
-    if (t == 0) {
-      model = train(data, o, report);
-    } else {
-      distance->score(t - 1, threads);
-    }
-  });
+  tasks.run(
+      trainings,
+      [&](size_t t) {
+        if (t == 0) {
+          model = train(data, o, report);
+        } else {
+          distance->score(t - 1, threads);
+        }
+      },
+      report_progress);
   apply_calibration(model, best);
   if (distance) set_distance_variance(model, data, distance->fit().scale);
   if (choice) *choice = best;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../prior_refinement/prior_test_support.hpp"
@@ -41,6 +42,39 @@ TEST(IndependentTasks, RethrowsTheFirstFailureByIndex) {
   }
 }
 
+TEST(IndependentTasks, TaskZeroRunsOnTheCallersThread) {
+  const std::thread::id caller = std::this_thread::get_id();
+  std::thread::id ran_zero;
+  IndependentTasks(2).run(4, [&](size_t i) {
+    if (i == 0) ran_zero = std::this_thread::get_id();
+  });
+  EXPECT_EQ(ran_zero, caller);
+}
+
+// The caller polls while it waits for the other thread; an exception from the poll ends the run
+// (the waiting task sees abandoned() and stops) and is rethrown.
+TEST(IndependentTasks, ThePollRunsOnTheCallerAndItsFailureIsRethrown) {
+  IndependentTasks tasks(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> second_started{false}, polled_elsewhere{false};
+  EXPECT_THROW(tasks.run(
+                   2,
+                   [&](size_t i) {
+                     if (i == 0) {  // the caller's: until the helper has taken task 1
+                       while (!second_started) std::this_thread::yield();
+                       return;
+                     }
+                     second_started = true;
+                     while (!tasks.abandoned()) std::this_thread::yield();
+                   },
+                   [&] {
+                     if (std::this_thread::get_id() != caller) polled_elsewhere = true;
+                     throw std::runtime_error("interrupted");
+                   }),
+               std::runtime_error);
+  EXPECT_FALSE(polled_elsewhere.load());
+}
+
 TEST(IndependentTasks, ThreadsForFewerTasks) {
   EXPECT_EQ(IndependentTasks(2).threads_for(1), 1u);
   EXPECT_EQ(IndependentTasks(2).threads_for(0), 1u);
@@ -64,17 +98,26 @@ TEST(RecipeThreads, TwoThreadsTrainTheSameBitsAsOne) {
   for (const size_t rows : {150u, 700u}) {
     std::vector<std::vector<uint8_t>> blobs;
     std::vector<RecipeChoice> choices(2);
+    std::vector<uint64_t> epochs_done(2, 0);
     for (const uint32_t threads : {1u, 2u}) {
       TrainOptions options;
       options.hidden = {6};
       options.epochs = 4;
       options.threads = threads;
+      const std::thread::id caller = std::this_thread::get_id();
+      uint64_t& done = epochs_done[threads - 1];
+      const auto progress = [&](const TrainProgress& at) {
+        EXPECT_EQ(std::this_thread::get_id(), caller) << "progress off the caller's thread";
+        EXPECT_GE(at.done, done);
+        done = at.done;
+      };
       const Model model = train_with_recipe(smooth_rows(rows, rows), options, Recipe::automatic,
-                                            space, &choices[threads - 1]);
+                                            space, &choices[threads - 1], progress);
       EXPECT_NE(model.distance_scale, 0.0) << rows << " rows: no distance term to compare";
       blobs.push_back(write_blob(model));
     }
     EXPECT_EQ(blobs[0], blobs[1]) << rows << " rows";
+    EXPECT_EQ(epochs_done[0], epochs_done[1]);  // every epoch reported, the last on time
     EXPECT_EQ(choices[0].hidden, choices[1].hidden);
     EXPECT_EQ(choices[0].epochs, choices[1].epochs);
     EXPECT_EQ(choices[0].held_out_loglik, choices[1].held_out_loglik);

@@ -18,12 +18,16 @@ class IndependentTasks {
   uint32_t threads_for(size_t count) const {
     return count < threads_ ? static_cast<uint32_t>(count < 1 ? 1 : count) : threads_;
   }
-  // Runs task(i) for every i < count, in order of i from a shared counter; returns once all
-  // have ended. After a task throws, no new task starts and the exception of the lowest such i
-  // is rethrown (the one a serial loop would have stopped at).
-  void run(size_t count, const std::function<void(size_t)>& task);
-  // True once a task of the current run has thrown: a long task may stop early (its result is
-  // not used).
+  // Runs task(i) for every i < count and returns once all have ended: task 0 on this thread
+  // (callbacks that must run on the caller's thread go there), the others in order of i from a
+  // shared counter. While this thread waits for the others, it calls `poll` (may be empty) every
+  // few milliseconds: for progress reports that belong on this thread. After a task or `poll`
+  // throws, no new task starts and, once all have ended, the exception is rethrown: `poll`'s,
+  // else the one of the lowest i (the one a serial loop would have stopped at).
+  void run(size_t count, const std::function<void(size_t)>& task,
+           const std::function<void()>& poll = {});
+  // True once a task or `poll` of the current run has thrown: a long task may stop early (its
+  // result is not used).
   bool abandoned() const { return abandoned_.load(std::memory_order_relaxed); }
 
  private:
