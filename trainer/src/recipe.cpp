@@ -205,20 +205,20 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   at.candidates = static_cast<uint32_t>(folds * candidates.size());
   at.total = (uint64_t{at.candidates} + 1) * space.epochs.back();
   // The trainings below may run on two threads; `progress` is called on this one only (as for
-  // one thread: the CLI's and Python's Ctrl-C checks are there), the other's epochs reported by
-  // this thread's next epoch or by its poll while it waits.
+  // one thread: the CLI's and Python's Ctrl-C checks are there), once per epoch in the order the
+  // epochs ended: the other thread's at this thread's next epoch or at its poll while it waits.
   std::mutex progress_mutex;
-  bool unreported = false;
+  std::vector<TrainProgress> unreported;
   const std::thread::id caller = std::this_thread::get_id();
   auto report_progress = [&] {
-    TrainProgress now;
+    std::vector<TrainProgress> now;
     {
       const std::lock_guard lock(progress_mutex);
-      if (!unreported) return;
-      unreported = false;
-      now = at;
+      now.swap(unreported);
     }
-    if (progress) progress(now);
+    if (progress) {
+      for (const TrainProgress& p : now) progress(p);
+    }
   };
   auto tick = [&](uint32_t epoch, uint32_t candidate, uint32_t epochs) {
     {
@@ -227,7 +227,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
       at.epoch = epoch;
       at.candidate = candidate;
       at.epochs = epochs;
-      unreported = true;
+      unreported.push_back(at);
     }
     if (std::this_thread::get_id() == caller) report_progress();
   };
