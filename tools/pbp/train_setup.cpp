@@ -115,7 +115,8 @@ const char* const kTrainingOptionsHelp =
     "                       the only length it tries)\n"
     "  --seed N             random seed; equal seeds give identical models (default: 1)\n"
     "  --threads N          1 or 2 threads per training update: wide layers (16 384 weights\n"
-    "                       or more) are split in two; the model is the same either way\n"
+    "                       or more) are split in two; with --recipe auto, also two of its\n"
+    "                       independent trainings at once; the model is the same either way\n"
     "                       (default: 2 if the machine has 2 hardware threads)\n";
 
 trainer::TrainOptions training_options(const ParsedOptions& options) {

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "pbp/data_distance.hpp"
+#include "pbp/trainer/independent_tasks.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -34,28 +35,10 @@ std::vector<bool> held_out_rows(const Dataset& data, size_t j, bool tail) {
   return held;
 }
 
-// One fold's held-out rows: targets, the model's predictive without the term, and distances.
-struct FoldScore {
-  std::vector<double> error_squared, variance, distance;
-  double target_std = 1.0;
-  double loglik(double scale) const {
-    double total = 0.0;
-    for (size_t i = 0; i < variance.size(); ++i) {
-      const double v = variance[i] + distance::distance_variance(scale, distance[i], target_std);
-      total += -0.5 * (std::log(2.0 * std::numbers::pi * v) + error_squared[i] / v);
-    }
-    return total / static_cast<double>(variance.size());
-  }
-};
-
-FoldScore score_fold(const Dataset& fit, const Dataset& held_out, const TrainOptions& chosen,
-                     const Model& model) {
-  Model fold = train(fit, chosen);
-  fold.noise = model.noise;
-  fold.epistemic_scale = model.epistemic_scale;
+DistanceFoldScore score_fold(const Dataset& fit, const Dataset& held_out, const Model& fold) {
   const Standardisation& s = fold.standardisation;
   const std::vector<uint32_t> occupancy = input_occupancy(fit, s);
-  FoldScore score;
+  DistanceFoldScore score;
   score.target_std = s.target_std;
   for (size_t i = 0; i < held_out.rows; ++i) {
     const std::span<const double> x(held_out.row(i), held_out.inputs);
@@ -71,6 +54,15 @@ FoldScore score_fold(const Dataset& fit, const Dataset& held_out, const TrainOpt
 }
 
 }  // namespace
+
+double DistanceFoldScore::loglik(double scale) const {
+  double total = 0.0;
+  for (size_t i = 0; i < variance.size(); ++i) {
+    const double v = variance[i] + distance::distance_variance(scale, distance[i], target_std);
+    total += -0.5 * (std::log(2.0 * std::numbers::pi * v) + error_squared[i] / v);
+  }
+  return total / static_cast<double>(variance.size());
+}
 
 std::vector<uint32_t> input_occupancy(const Dataset& data, const Standardisation& s) {
   std::vector<uint32_t> words(size_t{layout::kWordsPerInput} * data.inputs, 0u);
@@ -91,31 +83,44 @@ std::vector<uint32_t> input_occupancy(const Dataset& data, const Standardisation
   return words;
 }
 
-DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
-                                    const Model& model) {
-  TrainOptions options = chosen;
-  options.on_epoch = {};
-  options.stop_after = {};
+DistanceFolds::DistanceFolds(const Dataset& data, const TrainOptions& chosen, const Gamma& noise,
+                             double epistemic_scale)
+    : data_(data), options_(chosen), noise_(noise), epistemic_scale_(epistemic_scale) {
+  options_.on_epoch = {};
+  options_.stop_after = {};
   // The cheap model: one hidden layer, at most kFoldEpochs epochs.
-  options.hidden = {chosen.hidden.empty() ? 50u : chosen.hidden.front()};
-  options.epochs = std::min(options.epochs, kFoldEpochs);
-  std::vector<FoldScore> folds;
+  options_.hidden = {chosen.hidden.empty() ? 50u : chosen.hidden.front()};
+  options_.epochs = std::min(options_.epochs, kFoldEpochs);
   for (size_t j = 0; j < data.inputs; ++j) {
     for (const bool tail : {false, true}) {
       const std::vector<bool> held = held_out_rows(data, j, tail);
       std::vector<size_t> fit_rows, held_rows;
       for (size_t i = 0; i < data.rows; ++i) (held[i] ? held_rows : fit_rows).push_back(i);
       if (fit_rows.size() < 2 || held_rows.empty()) continue;
-      folds.push_back(score_fold(data.subset(fit_rows), data.subset(held_rows), options, model));
+      folds_.push_back({std::move(fit_rows), std::move(held_rows)});
     }
   }
+  scores_.resize(folds_.size());
+}
+
+void DistanceFolds::score(size_t fold, uint32_t threads) {
+  TrainOptions options = options_;
+  options.threads = threads;
+  const Dataset fit = data_.subset(folds_[fold].fit);
+  Model model = train(fit, options);
+  model.noise = noise_;
+  model.epistemic_scale = epistemic_scale_;
+  scores_[fold] = score_fold(fit, data_.subset(folds_[fold].held_out), model);
+}
+
+DistanceScaleFit DistanceFolds::fit() const {
   DistanceScaleFit best;
-  best.folds = folds.size();
+  best.folds = scores_.size();
   best.held_out_loglik = -INFINITY;
   for (const double scale : kDistanceScales) {
     double total = 0.0;
-    for (const FoldScore& f : folds) total += f.loglik(scale);
-    const double mean = folds.empty() ? 0.0 : total / static_cast<double>(folds.size());
+    for (const DistanceFoldScore& f : scores_) total += f.loglik(scale);
+    const double mean = scores_.empty() ? 0.0 : total / static_cast<double>(scores_.size());
     if (mean > best.held_out_loglik) {
       best.scale = scale;
       best.held_out_loglik = mean;
@@ -124,8 +129,20 @@ DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& cho
   return best;
 }
 
+DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
+                                    const Model& model) {
+  DistanceFolds folds(data, chosen, model.noise, model.epistemic_scale);
+  IndependentTasks tasks(chosen.threads);
+  const uint32_t threads = tasks.threads_for(folds.count()) > 1 ? 1 : chosen.threads;
+  tasks.run(folds.count(), [&](size_t i) { folds.score(i, threads); });
+  return folds.fit();
+}
+
 void add_distance_variance(Model& model, const Dataset& data, const TrainOptions& chosen) {
-  const double scale = fit_distance_scale(data, chosen, model).scale;
+  set_distance_variance(model, data, fit_distance_scale(data, chosen, model).scale);
+}
+
+void set_distance_variance(Model& model, const Dataset& data, double scale) {
   if (scale == 0.0) return;  // the held-out rows want none: the blob stays without the section
   model.distance_scale = scale;
   model.input_occupancy = input_occupancy(data, model.standardisation);

@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numbers>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <thread>
 
 #include "pbp/trainer/distance_variance.hpp"
+#include "pbp/trainer/independent_tasks.hpp"
 #include "pbp/trainer/noise_calibration.hpp"
 #include "pbp/trainer/random.hpp"
 
@@ -214,11 +218,34 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   TrainProgress at;
   at.candidates = static_cast<uint32_t>(folds * candidates.size());
   at.total = (uint64_t{at.candidates} + 1) * space.epochs.back();
-  auto tick = [&](uint32_t epoch) {
-    ++at.done;
-    at.epoch = epoch;
-    if (progress) progress(at);
+  // The trainings below may run on two threads; `progress` is called on this one only (as for
+  // one thread: the CLI's and Python's Ctrl-C checks are there), once per epoch in the order the
+  // epochs ended: the other thread's at this thread's next epoch or at its poll while it waits.
+  std::mutex progress_mutex;
+  std::vector<TrainProgress> unreported;
+  const std::thread::id caller = std::this_thread::get_id();
+  auto report_progress = [&] {
+    std::vector<TrainProgress> now;
+    {
+      const std::lock_guard lock(progress_mutex);
+      now.swap(unreported);
+    }
+    if (progress) {
+      for (const TrainProgress& p : now) progress(p);
+    }
   };
+  auto tick = [&](uint32_t epoch, uint32_t candidate, uint32_t epochs) {
+    {
+      const std::lock_guard lock(progress_mutex);
+      ++at.done;
+      at.epoch = epoch;
+      at.candidate = candidate;
+      at.epochs = epochs;
+      unreported.push_back(at);
+    }
+    if (std::this_thread::get_id() == caller) report_progress();
+  };
+  IndependentTasks tasks(options.threads);
   std::vector<size_t> order(data.rows);
   std::iota(order.begin(), order.end(), size_t{0});
   Random(options.seed ^ 0x6F6C646F7574ull).shuffle(order);  // its own stream: "holdout"
@@ -233,10 +260,16 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   // With one fold, every checkpoint's model: the final training's start (kWarmEpochsDivisor).
   const bool warm_start = folds == 1 && data.rows < kWarmStartFrom;
   std::vector<std::vector<Model>> searched(networks, std::vector<Model>(checkpoints));
+  uint32_t started = 0;  // candidates numbered for the progress display
   for (size_t f = 0; f < folds; ++f) {
     const auto [fit_rows, held_out_rows] = fold_rows(order, folds, f);
     const Dataset fit = data.subset(fit_rows);
     const Dataset held_out = data.subset(held_out_rows);
+    // This fold's trainings: each network with a checkpoint still in the race, as far as the
+    // latest. A training reads and writes its own network's race, pooled rows and models only,
+    // so they may run at once; the leader is found once all have ended.
+    std::vector<TrainOptions> fold_options;
+    std::vector<size_t> network_of;
     for (size_t k = 0; k < networks; ++k) {
       const auto last = std::find_if(race[k].rbegin(), race[k].rend(),
                                      [](const RaceEntry& e) { return e.running; });
@@ -246,29 +279,42 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
       o.likelihood = candidates[k].second;
       o.epochs = space.epochs[checkpoints - 1 - static_cast<size_t>(last - race[k].rbegin())];
       o.averaging = averaging(options);
-      ++at.candidate;
-      at.epochs = o.epochs;
-      bool past_peak = false;
-      o.on_epoch = [&](uint32_t epoch, uint32_t, const Model& model) {
-        tick(epoch);
-        const size_t c = static_cast<size_t>(
-            std::find(space.epochs.begin(), space.epochs.end(), epoch) - space.epochs.begin());
-        if (c == checkpoints || !race[k][c].running) return;
-        pooled[k][c].append(residuals(model, held_out));
-        if (warm_start) searched[k][c] = model;
-        race[k][c].score(pooled[k][c]);
-        past_peak = std::any_of(race[k].begin(), race[k].begin() + static_cast<ptrdiff_t>(c),
-                                [&](const RaceEntry& earlier) {
-                                  return earlier.running && race[k][c].clearly_below(earlier);
-                                });
-        // Falling beyond doubt on the same rows: the later checkpoints are out.
-        if (past_peak) {
-          for (size_t later = c + 1; later < checkpoints; ++later) race[k][later].running = false;
-        }
-      };
-      o.stop_after = [&](uint32_t) { return past_peak; };
-      train(fit, o);
+      fold_options.push_back(std::move(o));
+      network_of.push_back(k);
     }
+    const uint32_t first_number = started;
+    started += static_cast<uint32_t>(network_of.size());
+    const uint32_t threads = tasks.threads_for(network_of.size());
+    tasks.run(
+        network_of.size(),
+        [&](size_t t) {
+          const size_t k = network_of[t];
+          TrainOptions& o = fold_options[t];
+          if (threads > 1) o.threads = 1;  // one thread per training
+          const uint32_t number = first_number + static_cast<uint32_t>(t) + 1;
+          bool past_peak = false;
+          o.on_epoch = [&, k, number](uint32_t epoch, uint32_t total, const Model& model) {
+            tick(epoch, number, total);
+            const size_t c = static_cast<size_t>(
+                std::find(space.epochs.begin(), space.epochs.end(), epoch) - space.epochs.begin());
+            if (c == checkpoints || !race[k][c].running) return;
+            pooled[k][c].append(residuals(model, held_out));
+            if (warm_start) searched[k][c] = model;
+            race[k][c].score(pooled[k][c]);
+            past_peak = std::any_of(race[k].begin(), race[k].begin() + static_cast<ptrdiff_t>(c),
+                                    [&](const RaceEntry& earlier) {
+                                      return earlier.running && race[k][c].clearly_below(earlier);
+                                    });
+            // Falling beyond doubt on the same rows: the later checkpoints are out.
+            if (past_peak) {
+              for (size_t later = c + 1; later < checkpoints; ++later)
+                race[k][later].running = false;
+            }
+          };
+          o.stop_after = [&](uint32_t) { return past_peak || tasks.abandoned(); };
+          train(fit, o);
+        },
+        report_progress);
     const RaceEntry* leader = nullptr;
     for (const auto& entries : race) {
       for (const RaceEntry& e : entries) {
@@ -333,26 +379,60 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   o.epochs = o.start ? std::max(1u, best.epochs / kWarmEpochsDivisor) : best.epochs;
   o.averaging = averaging(options);
   at.total = at.done + o.epochs;
-  at.candidate = 0;
-  at.epochs = o.epochs;
   o.on_epoch = [&](uint32_t epoch, uint32_t total, const Model& model) {
-    tick(epoch);
+    tick(epoch, 0, total);
     if (!options.on_epoch) return;
     Model calibrated = model;
     apply_calibration(calibrated, best);
     options.on_epoch(epoch, total, calibrated);
   };
-  Model model = train(data, o, report);
+  // The distance variance's folds score a Gaussian noise (a heteroscedastic model has its own)
+  // with the final calibration. Without a warm start the search fixed it, and they train beside
+  // the final training; a warm start's epistemic scale is known only after it (carried over).
+  const bool distance_wanted =
+      space.distance_variance && best.likelihood != LikelihoodKind::heteroscedastic;
+  std::optional<DistanceFolds> distance;
+  const auto prepare_distance = [&](double epistemic_scale) {
+    TrainOptions cheap = o;
+    cheap.start = nullptr;
+    Model calibration;
+    apply_calibration(calibration, best);
+    distance.emplace(data, cheap, calibration.noise, epistemic_scale);
+  };
+  if (distance_wanted && !o.start) prepare_distance(best.epistemic_scale);
+  const auto threads_of = [&](size_t trainings) {
+    return tasks.threads_for(trainings) > 1 ? 1 : options.threads;
+  };
+  const size_t trainings = 1 + (distance ? distance->count() : 0);
+  o.threads = threads_of(trainings);
+  o.stop_after = [&](uint32_t epoch) {
+    return (options.stop_after && options.stop_after(epoch)) || tasks.abandoned();
+  };
+  Model model;
+  tasks.run(
+      trainings,
+      [&](size_t t) {
+        if (t == 0) {
+          model = train(data, o, report);
+        } else {
+          distance->score(t - 1, o.threads);
+        }
+      },
+      report_progress);
   RecipeChoice calibration = best;
   if (o.start) {
     const Dataset searched_rows = data.subset(fold_rows(order, folds, 0).first);
     calibration.epistemic_scale =
         carried_epistemic_scale(best.epistemic_scale, *o.start, model, searched_rows);
   }
-  o.start = nullptr;
   apply_calibration(model, calibration);
-  // The distance variance's folds score a Gaussian noise: a heteroscedastic model has its own.
-  if (space.distance_variance && !heteroscedastic(model)) add_distance_variance(model, data, o);
+  if (distance_wanted && !distance) {  // after a warm start: the folds alone, two at a time
+    prepare_distance(model.epistemic_scale);
+    const uint32_t threads = threads_of(distance->count());
+    tasks.run(
+        distance->count(), [&](size_t t) { distance->score(t, threads); }, report_progress);
+  }
+  if (distance) set_distance_variance(model, data, distance->fit().scale);
   if (choice) *choice = calibration;
   return model;
 }

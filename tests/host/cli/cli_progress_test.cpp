@@ -94,15 +94,23 @@ using TrainManners = CliTest;
 TEST_F(TrainManners, PlainProgressLinesOffATerminal) {
   write_file(path("d.csv"), regression_csv(60));
   ::setenv("PBP_PROGRESS_SECONDS", "0", 1);
-  const RunResult result = run_pbp({"train", "--data", path("d.csv"), "--out", path("m.pbp")});
+  const RunResult result =
+      run_pbp({"train", "--data", path("d.csv"), "--out", path("m.pbp"), "--threads", "1"});
+  // Two threads: a fold's two candidates at once, every epoch of each still reported.
+  const RunResult two =
+      run_pbp({"train", "--data", path("d.csv"), "--out", path("m2.pbp"), "--threads", "2"});
   ::unsetenv("PBP_PROGRESS_SECONDS");
   ASSERT_EQ(result.exit_code, 0) << result.err;
+  ASSERT_EQ(two.exit_code, 0) << two.err;
   // The automatic recipe: 3 folds x 2 networks, each to at most 200 epochs (the search's race
   // stops those that cannot win), then the chosen network. The first fold trains both.
   EXPECT_EQ(result.err.rfind("pbp train: candidate 1 of 6, epoch 1 of 200 (0 %), ", 0), 0u)
       << result.err.substr(0, 300);
-  EXPECT_NE(result.err.find("\npbp train: candidate 2 of 6, epoch 1 of 200 ("), std::string::npos);
-  EXPECT_NE(result.err.find("\npbp train: the chosen network, epoch 1 of "), std::string::npos);
+  for (const std::string& err : {"\n" + result.err, "\n" + two.err}) {
+    EXPECT_NE(err.find("\npbp train: candidate 1 of 6, epoch 1 of 200 ("), std::string::npos);
+    EXPECT_NE(err.find("\npbp train: candidate 2 of 6, epoch 1 of 200 ("), std::string::npos);
+    EXPECT_NE(err.find("\npbp train: the chosen network, epoch 1 of "), std::string::npos);
+  }
 }
 
 // Ctrl-C: SIGINT once the first progress line shows training is under way.

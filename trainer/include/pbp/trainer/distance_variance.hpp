@@ -30,13 +30,47 @@ struct DistanceScaleFit {
   size_t folds = 0;
 };
 
+// One fold's held-out rows: targets, the fold model's predictive without the term, and distances.
+struct DistanceFoldScore {
+  std::vector<double> error_squared, variance, distance;
+  double target_std = 1.0;
+  double loglik(double scale) const;  // mean per row, with the term at `scale`
+};
+
+// fit_distance_scale's folds, one training each, for a caller that runs them beside other work
+// (the recipe: beside its final training). score(i) trains and scores fold i and touches nothing
+// else, so distinct folds may be scored on different threads at once; fit() once all are scored.
+class DistanceFolds {
+ public:
+  // The cheap form of `chosen`; the folds scored with `noise` and `epistemic_scale`. `data` must
+  // outlive the folds.
+  DistanceFolds(const Dataset& data, const TrainOptions& chosen, const Gamma& noise,
+                double epistemic_scale);
+  size_t count() const { return folds_.size(); }
+  void score(size_t fold, uint32_t threads);  // threads: TrainOptions::threads of its training
+  DistanceScaleFit fit() const;
+
+ private:
+  struct Fold {
+    std::vector<size_t> fit, held_out;  // rows of data_
+  };
+  const Dataset& data_;
+  TrainOptions options_;
+  Gamma noise_;
+  double epistemic_scale_;
+  std::vector<Fold> folds_;
+  std::vector<DistanceFoldScore> scores_;
+};
+
 // A from `data`'s gap and tail folds: the cheap form of `chosen` (the recipe's final network,
 // epochs and settings) trained on each fold's rest, scored with `model`'s noise Gamma and
-// epistemic scale.
+// epistemic scale; two folds at once with chosen.threads 2.
 DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
                                     const Model& model);
 
 // `model` (trained on `data`) with the fitted A and `data`'s occupancy.
 void add_distance_variance(Model& model, const Dataset& data, const TrainOptions& chosen);
+// `model` (trained on `data`) with the term at `scale` (none at 0) and `data`'s occupancy.
+void set_distance_variance(Model& model, const Dataset& data, double scale);
 
 }  // namespace pbp::trainer

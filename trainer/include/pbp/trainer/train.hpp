@@ -85,6 +85,7 @@ struct TrainOptions {
   Inference inference = Inference::adf;
   IterateAveraging averaging = IterateAveraging::automatic;
   // Threads per ADF update (1 or 2: wide layers are split in two parts, see AdfWorkspace); the
+  // automatic recipe runs two of its independent trainings at once instead (recipe.hpp). The
   // model is the same bits whatever the count.
   uint32_t threads = 1;
   // Not null: training goes on from this model (its layers, prior and noise Gammas, and its
