@@ -68,6 +68,15 @@ for line in "PBP_WITH_ERF 0" "PBP_WITH_SIGN 0" "PBP_WITH_FLOAT32 1" "PBP_WITH_FL
   grep -qx "#define $line" "$config" || { echo "package: FAILED: $config lacks '#define $line'" >&2; exit 1; }
 done
 echo "   the device install's pbp_config.h: ReLU and float32 only"
+# The "Will it fit" section's example: the end of what pbp inspect --target prints for the
+# walk-through's model, as the program prints it.
+awk '/<!-- CI compares the next block with what the command above prints/ { marked = 1; next }
+     marked && /^```$/ { if (inside) exit; inside = 1; next }
+     inside { print }' targets/DEPLOYING.md >"$out/inspect-expected.txt"
+[[ -s $out/inspect-expected.txt ]] || { echo "package: no inspect block in targets/DEPLOYING.md" >&2; exit 1; }
+build/host/bin/pbp inspect build/deploy/boston_13_50.pbp --target cortex-m4f |
+  tail -n "$(wc -l <"$out/inspect-expected.txt")" >"$out/inspect.txt"
+expect_same "DEPLOYING.md's pbp inspect --target example" "$out/inspect.txt" "$out/inspect-expected.txt"
 bash targets/tools/run-on-device.sh --preset cortex-m4f build/deploy/boston_13_50.pbp \
   build/datasets/boston.csv >"$out/device-rows.txt"
 build/host/bin/pbp predict --model build/deploy/boston_13_50.pbp --data build/datasets/boston.csv \
