@@ -392,19 +392,15 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   const bool distance_wanted =
       space.distance_variance && best.likelihood != LikelihoodKind::heteroscedastic;
   std::optional<DistanceFolds> distance;
-  const auto prepare_distance = [&](double epistemic_scale) {
+  if (distance_wanted && !o.start) {
     TrainOptions cheap = o;
     cheap.start = nullptr;
-    Model calibration;
-    apply_calibration(calibration, best);
-    distance.emplace(data, cheap, calibration.noise, epistemic_scale);
-  };
-  if (distance_wanted && !o.start) prepare_distance(best.epistemic_scale);
-  const auto threads_of = [&](size_t trainings) {
-    return tasks.threads_for(trainings) > 1 ? 1 : options.threads;
-  };
+    Model calibrated;  // the search's calibration: its noise Gamma
+    apply_calibration(calibrated, best);
+    distance.emplace(data, cheap, calibrated.noise, best.epistemic_scale);
+  }
   const size_t trainings = 1 + (distance ? distance->count() : 0);
-  o.threads = threads_of(trainings);
+  o.threads = tasks.threads_for(trainings) > 1 ? 1 : options.threads;
   o.stop_after = [&](uint32_t epoch) {
     return (options.stop_after && options.stop_after(epoch)) || tasks.abandoned();
   };
@@ -426,13 +422,12 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
         carried_epistemic_scale(best.epistemic_scale, *o.start, model, searched_rows);
   }
   apply_calibration(model, calibration);
-  if (distance_wanted && !distance) {  // after a warm start: the folds alone, two at a time
-    prepare_distance(model.epistemic_scale);
-    const uint32_t threads = threads_of(distance->count());
-    tasks.run(
-        distance->count(), [&](size_t t) { distance->score(t, threads); }, report_progress);
+  if (distance) {
+    set_distance_variance(model, data, distance->fit().scale);
+  } else if (distance_wanted) {  // after a warm start: the folds alone, with the carried scale
+    o.start = nullptr;
+    add_distance_variance(model, data, o);
   }
-  if (distance) set_distance_variance(model, data, distance->fit().scale);
   if (choice) *choice = calibration;
   return model;
 }
