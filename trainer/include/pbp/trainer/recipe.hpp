@@ -11,8 +11,8 @@
 // going on from its search model for a fifth of its epochs), each epoch's model the average of the
 // posterior over its updates (iterate_average.hpp). Its noise is the calibrated one. The search is
 // a race: a candidate whose held-out rows are below another's beyond three standard errors is
-// trained no further, in this fold or the next (recipe.cpp). With options.threads 2, a fold's
-// candidates train two at once, and the final training beside the distance fit's folds
+// trained no further, in this fold or the next (recipe_search.cpp). With options.threads 2, a
+// fold's candidates train two at once, and the final training beside the distance fit's folds
 // (independent_tasks.hpp): the same bits as on one thread.
 // Measured on the UCI benchmark's 20 splits (tools/bench/RESULTS.md, tools/bench/uci.sh).
 #pragma once
