@@ -105,7 +105,7 @@ namespace detail {
 // Whether Traits is a regression likelihood whose predictive is not the Gaussian one: one that
 // does not derive from GaussianLikelihood. (Not by comparing the predictives' addresses: GCC's
 // UBSan makes that comparison no constant expression.)
-template <class Traits, class T>
+template <class Traits>
 constexpr bool has_own_regression_predictive() {
   return Traits::kTask == PBP_TASK_REGRESSION && !__is_base_of(GaussianLikelihood, Traits);
 }
@@ -124,11 +124,11 @@ inline outputs::RegressionMoments<T> regression_predictive_of(
 template <class T, bool kEveryLine = false>
 inline outputs::RegressionMoments<T> regression_predictive(
     uint32_t likelihood, const T* nu, const T* psi, const outputs::RegressionModel<T>& model) {
-#define PBP_REGRESSION_PREDICTIVE(Traits, name, built)                                           \
-  if constexpr ((kEveryLine || (built)) && detail::has_own_regression_predictive<Traits, T>()) { \
-    if (likelihood == Traits::kId) {                                                             \
-      return detail::regression_predictive_of<Traits, T>(nu, psi, model);                        \
-    }                                                                                            \
+#define PBP_REGRESSION_PREDICTIVE(Traits, name, built)                                        \
+  if constexpr ((kEveryLine || (built)) && detail::has_own_regression_predictive<Traits>()) { \
+    if (likelihood == Traits::kId) {                                                          \
+      return detail::regression_predictive_of<Traits, T>(nu, psi, model);                     \
+    }                                                                                         \
   }
   PBP_LIKELIHOODS(PBP_REGRESSION_PREDICTIVE)
 #undef PBP_REGRESSION_PREDICTIVE
