@@ -134,6 +134,19 @@ inline float scale_by_power_of_two(float x, int32_t e) {
   return x * power_of_two(e);
 }
 
+// A float32 scale of an int8 tensor: pbp_open checks that the blob and each of its tensors are
+// 4-byte aligned, so on a little-endian core it is one aligned word load (RV32 assembles an
+// unaligned one from four bytes); format::load_f32 elsewhere. The same bits either way.
+inline float load_scale(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  float value;
+  __builtin_memcpy(&value, __builtin_assume_aligned(p, 4), sizeof value);
+  return value;
+#else
+  return format::load_f32(p);
+#endif
+}
+
 // An exact integer sum to the nearest float (IEEE, ties to even): below 2^32 by the 32-bit
 // conversion (one instruction with an FPU), above by 32-bit integer operations on its top word
 // (its 32 leading bits, the rest a sticky bit), so no 64-bit library conversion or shift runs
