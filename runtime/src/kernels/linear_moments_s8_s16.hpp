@@ -766,8 +766,8 @@ __attribute__((naked, noinline)) inline void paired_fused_groups(FusedGroups* /*
 // weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the
 // word and of it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to
 // 65025) do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the
-// sum of those B (b_paired_total, paired_code_total's) is added back. The same integers as
-// row_sums_portable, summed in another order.
+// sum of those B (b_paired_total, paired_code_total's) is the spread sum's start. The same integers
+// as row_sums_portable, summed in another order.
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
                                                               uint32_t count, const uint8_t* ab,
@@ -781,14 +781,15 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     // (the first block: the tail's 4 terms and at most kMeanBlock / 4 - 1 groups)
     uint32_t groups_left = count / 4u;
     uint32_t groups = groups_left < kMeanBlock / 4u ? groups_left : kMeanBlock / 4u - 1u;
+    const uint64_t offset = b_paired_total << 15;  // the spread sum starts from it
     FusedGroups state{q_bytes + count - 3u,
                       u + count - 3u,
                       tail.ab,
                       tail.c,
                       group_count(groups),
                       0,
-                      0u,
-                      0u,
+                      static_cast<uint32_t>(offset),
+                      static_cast<uint32_t>(offset >> 32),
                       0u,
                       0u,
                       q_bytes,
@@ -808,12 +809,14 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
       mean += state.block;
     }
     sums.mean = mean;
-    sums.spread = (uint64_t{state.spread_high} << 32 | state.spread_low) + (b_paired_total << 15);
+    sums.spread = uint64_t{state.spread_high} << 32 | state.spread_low;
     sums.square = uint64_t{state.square_high} << 32 | state.square_low;
     return sums;
   }
 #endif
-  uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
+  // sum (u^2 - 32768) B, two's complement, from the correction 32768 b_paired_total
+  uint32_t spread_low = static_cast<uint32_t>(b_paired_total << 15);
+  uint32_t spread_high = static_cast<uint32_t>(b_paired_total >> 17);
   // Pointers and a count-down: the loop keeps everything in registers.
   const uint8_t* q_at = q_bytes;
   const uint8_t* u_at = u;
@@ -853,10 +856,9 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     }
   }
   sums.mean = mean;
-  sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
+  sums.spread = uint64_t{spread_high} << 32 | spread_low;
   sums.square = 0u;
-  if constexpr (kHasC) {  // a loop of its own (cores with the DSP instructions but no Thumb-2
-                          // loops)
+  if constexpr (kHasC) {  // a loop of its own (DSP cores without the Thumb-2 loops)
     uint32_t square_low = 0, square_high = 0;
     const uint8_t* q_again = q_bytes;
     const uint8_t* c_at = c;
