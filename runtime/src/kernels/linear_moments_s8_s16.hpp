@@ -164,7 +164,11 @@ PBP_S8_S16_ROW_HELPER inline float to_float(uint64_t x) {
   return float_from_bits(((189u - zeros) << 23) + significand);
 }
 PBP_S8_S16_ROW_HELPER inline float to_float(int64_t x) {  // (inlined: no frame of its own)
-  if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<float>(static_cast<int32_t>(x));
+  // within int32 where the high word is the low word's sign (one compare with a shifted operand)
+  const int32_t low = static_cast<int32_t>(static_cast<uint64_t>(x));
+  if (static_cast<int32_t>(static_cast<uint64_t>(x) >> 32) == low >> 31) {
+    return static_cast<float>(low);
+  }
   const float magnitude =
       to_float(x < 0 ? 0u - static_cast<uint64_t>(x) : static_cast<uint64_t>(x));
   return x < 0 ? -magnitude : magnitude;
