@@ -612,14 +612,20 @@ inline uint32_t group_count(uint32_t groups) {
   "smlald %[mnl], %[mnh], %[t3], %[t1]\n\t" \
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
   "smlald %[mnl], %[mnh], %[t0], %[t2]\n\t"
-// paired_step's instructions (layers without C) for the groups `k` counts (group_count's), the
-// mean into (mean_low, mean_high) (GCC's loop also advanced two pointers by adds).
-__attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, const uint8_t*& at_u,
-                                                         const uint8_t*& group, uint32_t k,
-                                                         uint32_t& mean_low, uint32_t& mean_high,
-                                                         uint32_t& spread_low,
-                                                         uint32_t& spread_high) {
-  uint32_t t0, t1, t2, t3;
+// A row of a layer without C (paired_step's instructions): the tail group (its pointers in t0,
+// t1, t2, temporaries after it), then the groups `k` counts (group_count's) from q, u and g; the
+// mean into (mean_low, mean_high) (GCC's loop also advanced two pointers by adds), the u^2 B
+// terms added to (spread_low, spread_high).
+__attribute__((always_inline)) inline void paired_row(const uint8_t* at_q, const uint8_t* at_u,
+                                                      const uint8_t* group, const uint8_t* tail_q,
+                                                      const uint8_t* tail_u,
+                                                      const uint8_t* tail_group, uint32_t k,
+                                                      uint32_t& mean_low, uint32_t& mean_high,
+                                                      uint32_t& spread_low, uint32_t& spread_high) {
+  const uint8_t* t0 = tail_q;
+  const uint8_t* t1 = tail_u;
+  const uint8_t* t2 = tail_group;
+  uint32_t t3;
 #define PBP_S8_S16_GROUP                    \
   PBP_S8_S16_MEAN_STEP                      \
   "ldr    %[t0], [%[u]], #4\n\t"            \
@@ -636,6 +642,28 @@ __attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, c
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
 #define PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
   __asm__ volatile(
+      // the tail group: its mean terms in 32 bits (SMUAD, SMLAD), sign-extended to the 64-bit sum
+      "ldr    %[t0], [%[t0]]\n\t"
+      "ldrd   %[mnl], %[mnh], [%[t2]], #8\n\t"
+      "sxtb16 %[t3], %[t0]\n\t"
+      "smuad  %[t3], %[t3], %[mnl]\n\t"
+      "sxtb16 %[t0], %[t0], ror #8\n\t"
+      "smlad  %[t3], %[t0], %[mnh], %[t3]\n\t"
+      "asr    %[mnh], %[t3], #31\n\t"
+      "mov    %[mnl], %[t3]\n\t"
+      "ldr    %[t0], [%[t1]]\n\t"
+      "uxtb16 %[t1], %[t0]\n\t"
+      "uxtb16 %[t0], %[t0], ror #8\n\t"
+      "smlabb %[t3], %[t1], %[t1], %[k]\n\t"
+      "smlatt %[t1], %[t1], %[t1], %[k]\n\t"
+      "pkhbt  %[t3], %[t3], %[t1], lsl #16\n\t"
+      "smlabb %[t1], %[t0], %[t0], %[k]\n\t"
+      "smlatt %[t0], %[t0], %[t0], %[k]\n\t"
+      "pkhbt  %[t1], %[t1], %[t0], lsl #16\n\t"
+      "ldrd   %[t0], %[t2], [%[t2]]\n\t"  // (the base as the second register: no write-back)
+      "smlald %[spl], %[sph], %[t3], %[t0]\n\t"
+      "smlald %[spl], %[sph], %[t1], %[t2]\n\t"
+      // the groups
       "tst    %[k], #65536\n\t"
       "beq    6f\n\t" PBP_S8_S16_GROUP
       "6:\n\t"
@@ -660,9 +688,9 @@ __attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, c
       "subs   %[k], %[k], #2097152\n\t"
       "bpl    1b\n"
       "3:"
-      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "+r"(mean_low),
-        [mnh] "+r"(mean_high), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [t0] "=&r"(t0),
-        [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "=&r"(mean_low),
+        [mnh] "=&r"(mean_high), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [t0] "+r"(t0),
+        [t1] "+r"(t1), [t2] "+r"(t2), [t3] "=&r"(t3)
       :
       : "cc", "memory");
 #undef PBP_S8_S16_FOUR_GROUPS
@@ -670,8 +698,8 @@ __attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, c
 #undef PBP_S8_S16_MEAN_STEP
 }
 
-// paired_groups with the q^2 C terms in the same loop (layers with C): the mean step's (q_k, q_k+2)
-// and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded and
+// paired_row's groups with the q^2 C terms in the same loop (layers with C): the mean step's (q_k,
+// q_k+2) and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded and
 // extended once (27 instructions a group, not 30). It needs 14 registers: a naked function of
 // its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` is group_count's
 // (the mean in 32 bits: at most kMeanBlock / 4 groups a call, and the tail group's 4 terms).
@@ -765,13 +793,12 @@ __attribute__((naked, noinline)) inline void paired_fused_groups(FusedGroups* /*
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
 // for the others; Thumb-2 layers without C: the mean in 64 bits too), the tail group first, then
-// the groups two per iteration, or on Thumb-2 all in one asm loop (paired_groups, or
-// paired_fused_groups with C). The
-// weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the
-// word and of it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to
-// 65025) do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the
-// sum of those B (b_paired_total, paired_code_total's) is the spread sum's start. The same integers
-// as row_sums_portable, summed in another order.
+// the groups two per iteration, or on Thumb-2 the row in one asm block (paired_row, or
+// paired_fused_groups with C). The weight bytes k .. k+3 become the halfword pairs (k, k+2) and
+// (k+1, k+3) (SXTB16, UXTB16 of the word and of it rotated by 8), which match the group's code
+// words. The squared sd codes u^2 (up to 65025) do not fit a signed halfword; u^2 - 32768 does
+// (offset_square_pair), and 32768 times the sum of those B (b_paired_total, paired_code_total's) is
+// the spread sum's start. The same integers as row_sums_portable, summed in another order.
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
                                                               uint32_t count, const uint8_t* ab,
@@ -834,22 +861,23 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     for (groups >>= 1; groups != 0; --groups) block = step(step(block));
     return block;
   };
+  uint32_t groups_left = count / 4u;
+#if PBP_S8_S16_THUMB2  // (layers without C here) the mean in 64 bits: the row in one asm block
+  if constexpr (!kHasC) {
+    uint32_t mean_low, mean_high;
+    paired_row(q_bytes, u, ab, q_bytes + count - 3u, u + count - 3u, tail.ab,
+               group_count(groups_left), mean_low, mean_high, spread_low, spread_high);
+    sums.mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
+    sums.spread = uint64_t{spread_high} << 32 | spread_low;
+    sums.square = 0u;
+    return sums;
+  }
+#endif
   const uint8_t* tail_q = q_bytes + count - 3u;
   const uint8_t* tail_u = u + count - 3u;
   const uint8_t* tail_group = tail.ab;
   const int32_t tail_block = paired_step(tail_q, tail_u, tail_group, 0, spread_low, spread_high);
-  uint32_t groups_left = count / 4u;
   int64_t mean = tail_block;
-#if PBP_S8_S16_THUMB2  // (layers without C here)
-  {                    // the mean in 64 bits: the row in one call
-    uint32_t mean_low = static_cast<uint32_t>(tail_block);
-    uint32_t mean_high = tail_block < 0 ? ~0u : 0u;
-    paired_groups(q_at, u_at, group, group_count(groups_left), mean_low, mean_high, spread_low,
-                  spread_high);
-    mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
-    groups_left = 0;
-  }
-#endif
   if (groups_left != 0 && groups_left < kMeanBlock / 4u) {  // one block with the tail's terms
     mean = groups_of(groups_left, tail_block);
   } else {
