@@ -352,8 +352,11 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   if constexpr (!kHasC) {
     // Two passes: the sums of every row to floats (in a_mean, a_var), then the scales; each loop
     // then keeps what it needs in registers.
-    for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
-      const RowSums sums = row_sums<false>(q, u, n, codes.ab, nullptr, tail, b_paired_total);
+    // (locals, not re-read through the references after each asm block's memory clobber)
+    const uint32_t outputs = layer.outputs;
+    const uint8_t* const ab = codes.ab;
+    for (uint32_t j = 0; j < outputs; ++j, q += row_length, u += row_length) {
+      const RowSums sums = row_sums<false>(q, u, n, ab, nullptr, tail, b_paired_total);
       a_mean[j] = to_float(sums.mean);
       a_var[j] = to_float(sums.spread);
     }
