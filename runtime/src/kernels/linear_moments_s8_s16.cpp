@@ -365,7 +365,7 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
       const float s = load_scale(row_scales + int8::kScaleSize * j);
       const float mean_sum = a_mean[j], spread_sum = a_var[j];
       const float scaled_mean = mean_sum * s;
-      if (tiny_factor || is_tiny(scaled_mean)) {
+      if (__builtin_expect(tiny_factor || is_tiny(scaled_mean), 0)) {
         rescaled_row(false, mean_sum, spread_sum, 0.0f, s, variance_scale, spread_exponent, scale,
                      codes, a_mean + j, a_var + j);
       } else {
