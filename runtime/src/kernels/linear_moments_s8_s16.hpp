@@ -699,26 +699,19 @@ __attribute__((always_inline)) inline void paired_row(const uint8_t* at_q, const
 #undef PBP_S8_S16_MEAN_STEP
 }
 
-// paired_row's groups with the q^2 C terms in the same loop (layers with C): the mean step's (q_k,
-// q_k+2) and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded and
-// extended once (27 instructions a group, not 30). It needs 14 registers: a naked function of
-// its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` is group_count's
-// (the mean in 32 bits: at most kMeanBlock / 4 groups a call, and the tail group's 4 terms).
-// The row's tail group (its pointers first; tail_q null: none) is the call's first step, then
-// the groups from q, u, group and group_c; the call leaves those four, advanced, in the first
-// four fields (the tail's), and the sums in theirs.
-struct FusedGroups {  // the registers r0 .. r9 (the tail's pointers, or after the call the groups')
-  const uint8_t* tail_q;
-  const uint8_t* tail_u;
-  const uint8_t* tail_group;
-  const uint8_t* tail_c;
-  uint32_t count;
-  int32_t block;
-  uint32_t spread_low, spread_high, square_low, square_high;
-  const uint8_t* q;  // the groups' pointers: r0 .. r3 after the tail group
+// paired_row's groups with the q^2 C terms in the same loop (layers with C): the mean step's
+// (q_k, q_k+2) and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded
+// and extended once (27 instructions a group, not 30). It needs 14 registers: a naked function
+// of its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` is
+// group_count's (the mean in 32 bits: at most kMeanBlock / 4 groups a call).
+struct FusedGroups {  // the registers r0 .. r9, in order
+  const uint8_t* q;
   const uint8_t* u;
   const uint8_t* group;
   const uint8_t* group_c;
+  uint32_t count;
+  int32_t block;
+  uint32_t spread_low, spread_high, square_low, square_high;
 };
 __attribute__((naked, noinline)) inline void paired_fused_groups(FusedGroups* /*state*/) {
 #define PBP_S8_S16_FUSED_GROUP        \
@@ -753,12 +746,7 @@ __attribute__((naked, noinline)) inline void paired_fused_groups(FusedGroups* /*
   PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP PBP_S8_S16_FUSED_GROUP
   __asm__(
       "push   {r0, r4-r11, lr}\n\t"
-      "ldm    r0, {r0-r9}\n\t"  // (the base in the list, without write-back: it loads last)
-      "cbz    r0, 8f\n\t" PBP_S8_S16_FUSED_GROUP  // the tail group
-      "8:\n\t"
-      "ldr    r12, [sp]\n\t"
-      "add    r12, r12, #40\n\t"
-      "ldm    r12, {r0-r3}\n\t"  // the groups' pointers
+      "ldm    r0, {r0-r9}\n"  // (the base in the list, without write-back: it loads last)
       "tst    r4, #65536\n\t"
       "beq    6f\n\t" PBP_S8_S16_FUSED_GROUP
       "6:\n\t"
@@ -808,44 +796,6 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
                                                               uint64_t b_paired_total) {
   const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
   RowSums sums;
-#if PBP_S8_S16_THUMB2
-  if constexpr (kHasC) {  // the tail group and the groups in the naked loop, a block a call
-    // (the first block: the tail's 4 terms and at most kMeanBlock / 4 - 1 groups)
-    uint32_t groups_left = count / 4u;
-    uint32_t groups = groups_left < kMeanBlock / 4u ? groups_left : kMeanBlock / 4u - 1u;
-    const uint64_t offset = b_paired_total << 15;  // the spread sum starts from it
-    FusedGroups state{q_bytes + count - 3u,
-                      u + count - 3u,
-                      tail.ab,
-                      tail.c,
-                      group_count(groups),
-                      0,
-                      static_cast<uint32_t>(offset),
-                      static_cast<uint32_t>(offset >> 32),
-                      0u,
-                      0u,
-                      q_bytes,
-                      u,
-                      ab,
-                      c};
-    paired_fused_groups(&state);
-    int64_t mean = state.block;
-    while ((groups_left -= groups) != 0) {  // rows of more than kMeanBlock - 4 weights
-      groups = groups_left < kMeanBlock / 4u ? groups_left : kMeanBlock / 4u;
-      state.q = state.tail_q, state.u = state.tail_u;  // the groups' pointers, advanced
-      state.group = state.tail_group, state.group_c = state.tail_c;
-      state.tail_q = nullptr;
-      state.count = group_count(groups);
-      state.block = 0;
-      paired_fused_groups(&state);
-      mean += state.block;
-    }
-    sums.mean = mean;
-    sums.spread = uint64_t{state.spread_high} << 32 | state.spread_low;
-    sums.square = uint64_t{state.square_high} << 32 | state.square_low;
-    return sums;
-  }
-#endif
   // sum (u^2 - 32768) B, two's complement, from the correction 32768 b_paired_total
   uint32_t spread_low = static_cast<uint32_t>(b_paired_total << 15);
   uint32_t spread_high = static_cast<uint32_t>(b_paired_total >> 17);
@@ -856,14 +806,28 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const auto step = [&](int32_t block) __attribute__((always_inline)) {
     return paired_step(q_at, u_at, group, block, spread_low, spread_high);
   };
+  uint32_t square_low = 0, square_high = 0;  // sum q^2 C (kHasC)
+  const uint8_t* c_at = c;
   const auto groups_of = [&](uint32_t groups, int32_t block)
-      __attribute__((always_inline)) {  // 0 < groups <= kMeanBlock / 4
-    if ((groups & 1u) != 0) block = step(block);
-    for (groups >>= 1; groups != 0; --groups) block = step(step(block));
+      __attribute__((always_inline)) {           // 0 < groups <= kMeanBlock / 4
+    if constexpr (kHasC && PBP_S8_S16_THUMB2) {  // the three sums in one asm loop
+#if PBP_S8_S16_THUMB2
+      FusedGroups state{q_at,  u_at,       group,       c_at,       group_count(groups),
+                        block, spread_low, spread_high, square_low, square_high};
+      paired_fused_groups(&state);
+      q_at = state.q, u_at = state.u, group = state.group, c_at = state.group_c;
+      block = state.block;
+      spread_low = state.spread_low, spread_high = state.spread_high;
+      square_low = state.square_low, square_high = state.square_high;
+#endif
+    } else {
+      if ((groups & 1u) != 0) block = step(block);
+      for (groups >>= 1; groups != 0; --groups) block = step(step(block));
+    }
     return block;
   };
   uint32_t groups_left = count / 4u;
-#if PBP_S8_S16_THUMB2  // (layers without C here) the mean in 64 bits: the row in one asm block
+#if PBP_S8_S16_THUMB2  // layers without C: the mean in 64 bits, the row in one asm block
   if constexpr (!kHasC) {
     uint32_t mean_low, mean_high;
     paired_row(q_bytes, u, ab, q_bytes + count - 3u, u + count - 3u, tail.ab,
@@ -878,6 +842,11 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   const uint8_t* tail_u = u + count - 3u;
   const uint8_t* tail_group = tail.ab;
   const int32_t tail_block = paired_step(tail_q, tail_u, tail_group, 0, spread_low, spread_high);
+  if constexpr (kHasC && PBP_S8_S16_THUMB2) {
+    const uint8_t* tail_q_again = q_bytes + count - 3u;
+    const uint8_t* tail_c = tail.c;
+    paired_square_step(tail_q_again, tail_c, square_low, square_high);
+  }
   int64_t mean = tail_block;
   if (groups_left != 0 && groups_left < kMeanBlock / 4u) {  // one block with the tail's terms
     mean = groups_of(groups_left, tail_block);
@@ -890,11 +859,9 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
   }
   sums.mean = mean;
   sums.spread = uint64_t{spread_high} << 32 | spread_low;
-  sums.square = 0u;
-  if constexpr (kHasC) {  // a loop of its own (DSP cores without the Thumb-2 loops)
-    uint32_t square_low = 0, square_high = 0;
+  sums.square = uint64_t{square_high} << 32 | square_low;  // (the DSP loop's)
+  if constexpr (kHasC && !PBP_S8_S16_THUMB2) {             // a loop of its own
     const uint8_t* q_again = q_bytes;
-    const uint8_t* c_at = c;
     const auto square_step = [&]() __attribute__((always_inline)) {
       paired_square_step(q_again, c_at, square_low, square_high);
     };
