@@ -316,7 +316,7 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   const int8_t* means =
       reinterpret_cast<const int8_t*>(row_scales + int8::mean_codes_offset(layer.outputs));
   const uint8_t* variance_bytes = static_cast<const uint8_t*>(layer.stored_variance);
-  const float variance_scale = format::load_f32(variance_bytes);
+  const float variance_scale = load_scale(variance_bytes);
   const uint8_t* deviations = variance_bytes + int8::kVarianceCodesOffset;
   const float mean_factor = scale_by_power_of_two(scale.mean, codes.ea);
   // Storage type 4's spread sum counts steps of t 2^-7 (format.hpp's int8_log_variance). Its layers
@@ -352,17 +352,20 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   if constexpr (!kHasC) {
     // Two passes: the sums of every row to floats (in a_mean, a_var), then the scales; each loop
     // then keeps what it needs in registers.
-    for (uint32_t j = 0; j < layer.outputs; ++j, q += row_length, u += row_length) {
-      const RowSums sums = row_sums<false>(q, u, n, codes.ab, nullptr, tail, b_paired_total);
+    // (locals, not re-read through the references after each asm block's memory clobber)
+    const uint32_t outputs = layer.outputs;
+    const uint8_t* const ab = codes.ab;
+    for (uint32_t j = 0; j < outputs; ++j, q += row_length, u += row_length) {
+      const RowSums sums = row_sums<false>(q, u, n, ab, nullptr, tail, b_paired_total);
       a_mean[j] = to_float(sums.mean);
       a_var[j] = to_float(sums.spread);
     }
     if (log_variance) log_spreads();
     for (uint32_t j = 0; j < layer.outputs; ++j) {
-      const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+      const float s = load_scale(row_scales + int8::kScaleSize * j);
       const float mean_sum = a_mean[j], spread_sum = a_var[j];
       const float scaled_mean = mean_sum * s;
-      if (tiny_factor || is_tiny(scaled_mean)) {
+      if (__builtin_expect(tiny_factor || is_tiny(scaled_mean), 0)) {
         rescaled_row(false, mean_sum, spread_sum, 0.0f, s, variance_scale, spread_exponent, scale,
                      codes, a_mean + j, a_var + j);
       } else {
@@ -382,7 +385,7 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
       } else {
         sums = row_sums<true>(q, u, n, codes.ab, codes.c, tail, b_paired_total);
       }
-      const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+      const float s = load_scale(row_scales + int8::kScaleSize * j);
       const float mean_sum = to_float(sums.mean);
       const float scaled_mean = mean_sum * s;
       const float s2 = s * s;
@@ -403,7 +406,7 @@ __attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& 
   }
   if (!bias_mean_in_float || kCompact) return;  // (the compact build added it row by row)
   for (uint32_t j = 0; j < layer.outputs; ++j) {
-    const float s = format::load_f32(row_scales + int8::kScaleSize * j);
+    const float s = load_scale(row_scales + int8::kScaleSize * j);
     a_mean[j] += (static_cast<float>(means[j * row_length + n]) * s) * scale.mean;
   }
 }

@@ -134,13 +134,27 @@ inline float scale_by_power_of_two(float x, int32_t e) {
   return x * power_of_two(e);
 }
 
+// A float32 scale of an int8 tensor: pbp_open checks that the blob and each of its tensors are
+// 4-byte aligned, so on a little-endian core it is one aligned word load (RV32 assembles an
+// unaligned one from four bytes); format::load_f32 elsewhere. The same bits either way.
+inline float load_scale(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  float value;
+  __builtin_memcpy(&value, __builtin_assume_aligned(p, 4), sizeof value);
+  return value;
+#else
+  return format::load_f32(p);
+#endif
+}
+
 // An exact integer sum to the nearest float (IEEE, ties to even): below 2^32 by the 32-bit
 // conversion (one instruction with an FPU), above by 32-bit integer operations on its top word
 // (its 32 leading bits, the rest a sticky bit), so no 64-bit library conversion or shift runs
 // (slow without an FPU, and on Cortex-M4F too).
+// (__builtin_expect: the sums of short rows as the fall-through, the code GCC lays out first)
 PBP_S8_S16_ROW_HELPER inline float to_float(uint64_t x) {
   const uint32_t high = static_cast<uint32_t>(x >> 32), low = static_cast<uint32_t>(x);
-  if (high == 0) return static_cast<float>(low);
+  if (__builtin_expect(high == 0, 1)) return static_cast<float>(low);
   const uint32_t zeros = static_cast<uint32_t>(leading_zeros(high));
   const uint32_t top = high << zeros | (low >> 1) >> (31u - zeros);        // bit 31 set
   const uint32_t rest = (top & 0xFFu) | ((low << zeros) != 0u ? 1u : 0u);  // below the 24 bits
@@ -151,7 +165,11 @@ PBP_S8_S16_ROW_HELPER inline float to_float(uint64_t x) {
   return float_from_bits(((189u - zeros) << 23) + significand);
 }
 PBP_S8_S16_ROW_HELPER inline float to_float(int64_t x) {  // (inlined: no frame of its own)
-  if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<float>(static_cast<int32_t>(x));
+  // within int32 where the high word is the low word's sign (one compare with a shifted operand)
+  const int32_t low = static_cast<int32_t>(static_cast<uint64_t>(x));
+  if (__builtin_expect(static_cast<int32_t>(static_cast<uint64_t>(x) >> 32) == low >> 31, 1)) {
+    return static_cast<float>(low);
+  }
   const float magnitude =
       to_float(x < 0 ? 0u - static_cast<uint64_t>(x) : static_cast<uint64_t>(x));
   return x < 0 ? -magnitude : magnitude;
@@ -595,14 +613,20 @@ inline uint32_t group_count(uint32_t groups) {
   "smlald %[mnl], %[mnh], %[t3], %[t1]\n\t" \
   "sxtb16 %[t0], %[t0], ror #8\n\t"         \
   "smlald %[mnl], %[mnh], %[t0], %[t2]\n\t"
-// paired_step's instructions (layers without C) for the groups `k` counts (group_count's), the
-// mean into (mean_low, mean_high) (GCC's loop also advanced two pointers by adds).
-__attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, const uint8_t*& at_u,
-                                                         const uint8_t*& group, uint32_t k,
-                                                         uint32_t& mean_low, uint32_t& mean_high,
-                                                         uint32_t& spread_low,
-                                                         uint32_t& spread_high) {
-  uint32_t t0, t1, t2, t3;
+// A row of a layer without C (paired_step's instructions): the tail group (its pointers in t0,
+// t1, t2, temporaries after it), then the groups `k` counts (group_count's) from q, u and g; the
+// mean into (mean_low, mean_high) (GCC's loop also advanced two pointers by adds), the u^2 B
+// terms added to (spread_low, spread_high).
+__attribute__((always_inline)) inline void paired_row(const uint8_t* at_q, const uint8_t* at_u,
+                                                      const uint8_t* group, const uint8_t* tail_q,
+                                                      const uint8_t* tail_u,
+                                                      const uint8_t* tail_group, uint32_t k,
+                                                      uint32_t& mean_low, uint32_t& mean_high,
+                                                      uint32_t& spread_low, uint32_t& spread_high) {
+  const uint8_t* t0 = tail_q;
+  const uint8_t* t1 = tail_u;
+  const uint8_t* t2 = tail_group;
+  uint32_t t3;
 #define PBP_S8_S16_GROUP                    \
   PBP_S8_S16_MEAN_STEP                      \
   "ldr    %[t0], [%[u]], #4\n\t"            \
@@ -619,6 +643,28 @@ __attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, c
   "smlald %[spl], %[sph], %[t1], %[t3]\n\t"
 #define PBP_S8_S16_FOUR_GROUPS PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP PBP_S8_S16_GROUP
   __asm__ volatile(
+      // the tail group: its mean terms in 32 bits (SMUAD, SMLAD), sign-extended to the 64-bit sum
+      "ldr    %[t0], [%[t0]]\n\t"
+      "ldrd   %[mnl], %[mnh], [%[t2]], #8\n\t"
+      "sxtb16 %[t3], %[t0]\n\t"
+      "smuad  %[t3], %[t3], %[mnl]\n\t"
+      "sxtb16 %[t0], %[t0], ror #8\n\t"
+      "smlad  %[t3], %[t0], %[mnh], %[t3]\n\t"
+      "asr    %[mnh], %[t3], #31\n\t"
+      "mov    %[mnl], %[t3]\n\t"
+      "ldr    %[t0], [%[t1]]\n\t"
+      "uxtb16 %[t1], %[t0]\n\t"
+      "uxtb16 %[t0], %[t0], ror #8\n\t"
+      "smlabb %[t3], %[t1], %[t1], %[k]\n\t"
+      "smlatt %[t1], %[t1], %[t1], %[k]\n\t"
+      "pkhbt  %[t3], %[t3], %[t1], lsl #16\n\t"
+      "smlabb %[t1], %[t0], %[t0], %[k]\n\t"
+      "smlatt %[t0], %[t0], %[t0], %[k]\n\t"
+      "pkhbt  %[t1], %[t1], %[t0], lsl #16\n\t"
+      "ldrd   %[t0], %[t2], [%[t2]]\n\t"  // (the base as the second register: no write-back)
+      "smlald %[spl], %[sph], %[t3], %[t0]\n\t"
+      "smlald %[spl], %[sph], %[t1], %[t2]\n\t"
+      // the groups
       "tst    %[k], #65536\n\t"
       "beq    6f\n\t" PBP_S8_S16_GROUP
       "6:\n\t"
@@ -643,9 +689,9 @@ __attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, c
       "subs   %[k], %[k], #2097152\n\t"
       "bpl    1b\n"
       "3:"
-      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "+r"(mean_low),
-        [mnh] "+r"(mean_high), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [t0] "=&r"(t0),
-        [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      : [q] "+r"(at_q), [u] "+r"(at_u), [g] "+r"(group), [k] "+r"(k), [mnl] "=&r"(mean_low),
+        [mnh] "=&r"(mean_high), [spl] "+r"(spread_low), [sph] "+r"(spread_high), [t0] "+r"(t0),
+        [t1] "+r"(t1), [t2] "+r"(t2), [t3] "=&r"(t3)
       :
       : "cc", "memory");
 #undef PBP_S8_S16_FOUR_GROUPS
@@ -653,11 +699,11 @@ __attribute__((always_inline)) inline void paired_groups(const uint8_t*& at_q, c
 #undef PBP_S8_S16_MEAN_STEP
 }
 
-// paired_groups with the q^2 C terms in the same loop (layers with C): the mean step's (q_k, q_k+2)
-// and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded and
-// extended once (27 instructions a group, not 30). It needs 14 registers: a naked function of
-// its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` is group_count's
-// (the mean in 32 bits: at most kMeanBlock / 4 groups a call).
+// paired_row's groups with the q^2 C terms in the same loop (layers with C): the mean step's
+// (q_k, q_k+2) and (q_k+1, q_k+3) pairs squared for the q^2 C terms, so each weight word is loaded
+// and extended once (27 instructions a group, not 30). It needs 14 registers: a naked function
+// of its own (r0-r12 and lr), its state read and written back by LDM/STM. `count` is
+// group_count's (the mean in 32 bits: at most kMeanBlock / 4 groups a call).
 struct FusedGroups {  // the registers r0 .. r9, in order
   const uint8_t* q;
   const uint8_t* u;
@@ -736,21 +782,23 @@ __attribute__((naked, noinline)) inline void paired_fused_groups(FusedGroups* /*
 // The paired loop: a group of four weights per step, one dual 16-bit multiply-accumulate per
 // pair and sum (SMLAD into 32-bit blocks for the mean, SMLALD into 64-bit sums held as two words
 // for the others; Thumb-2 layers without C: the mean in 64 bits too), the tail group first, then
-// the groups two per iteration, or on Thumb-2 all in one asm loop (paired_groups, or
-// paired_fused_groups with C). The
-// weight bytes k .. k+3 become the halfword pairs (k, k+2) and (k+1, k+3) (SXTB16, UXTB16 of the
-// word and of it rotated by 8), which match the group's code words. The squared sd codes u^2 (up to
-// 65025) do not fit a signed halfword; u^2 - 32768 does (offset_square_pair), and 32768 times the
-// sum of those B (b_paired_total, paired_code_total's) is added back. The same integers as
-// row_sums_portable, summed in another order.
+// the groups two per iteration, or on Thumb-2 the row in one asm block (paired_row, or
+// paired_fused_groups with C). The weight bytes k .. k+3 become the halfword pairs (k, k+2) and
+// (k+1, k+3) (SXTB16, UXTB16 of the word and of it rotated by 8), which match the group's code
+// words. The squared sd codes u^2 (up to 65025) do not fit a signed halfword; u^2 - 32768 does
+// (offset_square_pair), and 32768 times the sum of those B (b_paired_total, paired_code_total's) is
+// the spread sum's start. The same integers as row_sums_portable, summed in another order.
 template <bool kHasC>
 __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, const uint8_t* u,
                                                               uint32_t count, const uint8_t* ab,
                                                               const uint8_t* c,
                                                               const TailGroup& tail,
                                                               uint64_t b_paired_total) {
-  uint32_t spread_low = 0, spread_high = 0;  // sum (u^2 - 32768) B, two's complement
   const uint8_t* q_bytes = reinterpret_cast<const uint8_t*>(q);
+  RowSums sums;
+  // sum (u^2 - 32768) B, two's complement, from the correction 32768 b_paired_total
+  uint32_t spread_low = static_cast<uint32_t>(b_paired_total << 15);
+  uint32_t spread_high = static_cast<uint32_t>(b_paired_total >> 17);
   // Pointers and a count-down: the loop keeps everything in registers.
   const uint8_t* q_at = q_bytes;
   const uint8_t* u_at = u;
@@ -778,6 +826,18 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     }
     return block;
   };
+  uint32_t groups_left = count / 4u;
+#if PBP_S8_S16_THUMB2  // layers without C: the mean in 64 bits, the row in one asm block
+  if constexpr (!kHasC) {
+    uint32_t mean_low, mean_high;
+    paired_row(q_bytes, u, ab, q_bytes + count - 3u, u + count - 3u, tail.ab,
+               group_count(groups_left), mean_low, mean_high, spread_low, spread_high);
+    sums.mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
+    sums.spread = uint64_t{spread_high} << 32 | spread_low;
+    sums.square = 0u;
+    return sums;
+  }
+#endif
   const uint8_t* tail_q = q_bytes + count - 3u;
   const uint8_t* tail_u = u + count - 3u;
   const uint8_t* tail_group = tail.ab;
@@ -787,18 +847,7 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
     const uint8_t* tail_c = tail.c;
     paired_square_step(tail_q_again, tail_c, square_low, square_high);
   }
-  uint32_t groups_left = count / 4u;
   int64_t mean = tail_block;
-#if PBP_S8_S16_THUMB2
-  if constexpr (!kHasC) {  // the mean in 64 bits: the row in one call
-    uint32_t mean_low = static_cast<uint32_t>(tail_block);
-    uint32_t mean_high = tail_block < 0 ? ~0u : 0u;
-    paired_groups(q_at, u_at, group, group_count(groups_left), mean_low, mean_high, spread_low,
-                  spread_high);
-    mean = static_cast<int64_t>(uint64_t{mean_high} << 32 | mean_low);
-    groups_left = 0;
-  }
-#endif
   if (groups_left != 0 && groups_left < kMeanBlock / 4u) {  // one block with the tail's terms
     mean = groups_of(groups_left, tail_block);
   } else {
@@ -808,9 +857,8 @@ __attribute__((always_inline)) inline RowSums row_sums_paired(const int8_t* q, c
       mean += groups_of(groups, 0);
     }
   }
-  RowSums sums;
   sums.mean = mean;
-  sums.spread = (uint64_t{spread_high} << 32 | spread_low) + (b_paired_total << 15);
+  sums.spread = uint64_t{spread_high} << 32 | spread_low;
   sums.square = uint64_t{square_high} << 32 | square_low;  // (the DSP loop's)
   if constexpr (kHasC && !PBP_S8_S16_THUMB2) {             // a loop of its own
     const uint8_t* q_again = q_bytes;
