@@ -23,7 +23,9 @@ void IndependentTasks::run(size_t count, const std::function<void(size_t)>& task
   std::atomic<size_t> next{1};  // task 0 is this thread's
   std::mutex mutex;
   std::condition_variable ended;
-  size_t helpers_running = 0;
+  // Counted before any helper starts: a helper's decrement (under the mutex) meets no increment.
+  const size_t helpers_started = threads_for(count) - 1;
+  size_t helpers_running = helpers_started;
   auto attempt = [&](size_t i) {
     try {
       task(i);
@@ -43,8 +45,7 @@ void IndependentTasks::run(size_t count, const std::function<void(size_t)>& task
   std::exception_ptr poll_failure;
   {
     std::vector<std::jthread> helpers;
-    for (uint32_t t = 1; t < threads_for(count); ++t) {
-      ++helpers_running;
+    for (size_t t = 0; t < helpers_started; ++t) {
       helpers.emplace_back([&] {
         worker();
         const std::lock_guard lock(mutex);

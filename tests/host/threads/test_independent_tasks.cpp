@@ -19,7 +19,7 @@ namespace pbp::trainer {
 namespace {
 
 TEST(IndependentTasks, RunsEveryTaskOnce) {
-  for (const uint32_t threads : {1u, 2u}) {
+  for (const uint32_t threads : {1u, 2u, 3u}) {
     std::vector<std::atomic<int>> runs(37);
     IndependentTasks(threads).run(runs.size(), [&](size_t i) { ++runs[i]; });
     for (const std::atomic<int>& r : runs) EXPECT_EQ(r.load(), 1);
