@@ -218,31 +218,45 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
   return json.str();
 }
 
+// The first kListedInputs of a per-input list, then how many more (and `more`, where the rest
+// is): an image model's 784 ranges would bury the rest of the report.
+constexpr uint32_t kListedInputs = 16;
+std::string listed(const std::vector<std::string>& items, const std::string& more = "") {
+  std::string joined;
+  const size_t shown = items.size() < kListedInputs ? items.size() : kListedInputs;
+  for (size_t k = 0; k < shown; ++k) joined += (k ? ", " : "") + items[k];
+  if (shown < items.size()) {
+    joined += ", ... and " + std::to_string(items.size() - shown) + " more" + more;
+  }
+  return joined;
+}
+
 // Each input's training range, or why there is none (pbp_range_report says unknown then).
 void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
   if (m.input_min == nullptr) {
     std::printf("ranges:     none (a blob written before input ranges were stored)\n");
     return;
   }
-  std::string joined;
+  std::vector<std::string> ranges;
   for (uint32_t k = 0; k < m.input_count; ++k) {
-    joined += (k ? ", " : "") + (k < names.size() ? names[k] : std::to_string(k)) + " [" +
-              float_text(m.input_min[k]) + ", " + float_text(m.input_max[k]) + "]";
+    ranges.push_back((k < names.size() ? names[k] : std::to_string(k)) + " [" +
+                     float_text(m.input_min[k]) + ", " + float_text(m.input_max[k]) + "]");
   }
-  std::printf("ranges:     %s\n", joined.c_str());
+  std::printf("ranges:     %s\n", listed(ranges, " (--json lists every one)").c_str());
   if (m.input_occupancy == nullptr) return;
-  std::string bins;
+  std::vector<std::string> bins;
   for (uint32_t k = 0; k < m.input_count; ++k) {
     uint32_t occupied = 0;
     for (uint32_t b = 0; b < fmt::input_occupancy_section::kBins; ++b) {
       occupied += pbp::distance::occupied(
           m.input_occupancy + fmt::input_occupancy_section::kWordsPerInput * k, b);
     }
-    bins += (k ? ", " : "") + std::to_string(occupied);
+    bins.push_back(std::to_string(occupied));
   }
   std::printf(
       "distance:   + (A target_std d)^2 epistemic variance, A %s; occupied bins of %u: %s\n",
-      float_text(m.distance_scale).c_str(), fmt::input_occupancy_section::kBins, bins.c_str());
+      float_text(m.distance_scale).c_str(), fmt::input_occupancy_section::kBins,
+      listed(bins).c_str());
 }
 
 // What the network's outputs z ~ N(nu, psi) become for the model's task (runtime/FORMAT.md). Only
