@@ -5,7 +5,7 @@
 // the same integers everywhere.
 #include "kernels/relu_moments_fixed.hpp"
 
-#include "kernels/linear_moments_s8_s16.hpp"
+#include "kernels/linear_moments_s8_s16_codes.hpp"
 
 #if PBP_WITH_INT8
 namespace pbp::detail::relu_fixed {
