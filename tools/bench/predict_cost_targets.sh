@@ -12,15 +12,16 @@
 # flags (tools/bench/predict_cost/), and (d) one pbp_learn_update (learning on the device) with the
 # RAM it takes; side by side in one run. Where the board has the flash, also the wide shape:
 # pbp_predict_classes on the int8 Fashion-MNIST example's 784-400-400-10 blob against (b8) on
-# the same blob (tools/bench/predict_cost/wide_main.cpp).
+# the same blob and against the same model decoded to float32 (`pbp quantize --storage float32`)
+# (tools/bench/predict_cost/wide_main.cpp).
 #   tools/bench/predict_cost_targets.sh [<boston.csv>] [preset...]   (default: cortex-m4f cortex-m0)
 # The model and 8 inputs come from the host tool (build/bench, built here if needed): trained on
 # the CSV's first 306 rows with its last rows as inputs, or the deterministic random model.
 # PREDICT_COST_MODEL=<model.pbp> skips the training (a model trained on those 306 rows).
 # Each count is (N-iteration run - 1-iteration run) / (N - 1): start-up cancels.
 # Goals (issue 35): (a) <= 2.5 x (b) on cortex-m4f; int8 never slower than float32, (a8) <= (a)
-# on every target; (a8) < (b) on cortex-m0; (a8) <= 3 x (b8) on cortex-m4f and cortex-m7 (for
-# 784-400-400-10; printed here for this shape). Reports what it measured; exits 0 unless a step
+# on every target, for both shapes; (a8) < (b) on cortex-m0; (a8) <= 3 x (b8) on cortex-m4f and
+# cortex-m7 (for 784-400-400-10; printed here for both shapes). Reports what it measured; exits 0 unless a step
 # fails.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -46,6 +47,8 @@ prepare_model "$host" "$csv" "$work"
 "$host/bin/pbp" quantize "$work/model.pbp" --storage int8 --out "$work/model_int8.pbp" >/dev/null
 "$host/bin/pbp" quantize "$work/model.pbp" --storage int8-logvar \
   --out "$work/model_int8-logvar.pbp" >/dev/null
+wide_int8="$root/targets/examples/fashion_on_device/fashion_int8.pbp"
+"$host/bin/pbp" quantize "$wide_int8" --storage float32 --out "$work/wide_float32.pbp" >/dev/null
 if [[ $model_kind == trained ]]; then
   echo "model: trained on the first 306 rows of $(basename "$csv"); inputs: 8 held-out rows"
 else
@@ -71,9 +74,17 @@ for preset in "${presets[@]}"; do
     mkdir -p "$out"
     "$host/bin/predict_cost" header --model "$blob" "${data[@]}" --out "$work/blob.h"
     cmp -s "$work/blob.h" "$out/blob.h" 2>/dev/null || cp "$work/blob.h" "$out/blob.h"
-    cmake -S "$root/tools/bench/predict_cost" -B "$out" \
+    # The wide ELFs: the int8 example's blob, or in the float32 build the same model in float32
+    # (copied only when it changed, so an unchanged blob rebuilds nothing).
+    wide="$wide_int8"
+    if [[ $storage == float32 ]]; then
+      wide="$out/wide_float32.pbp"
+      cmp -s "$work/wide_float32.pbp" "$wide" 2>/dev/null || cp "$work/wide_float32.pbp" "$wide"
+    fi
+    # (--no-warn-unused-cli: a board without the wide ELFs, the micro:bit, does not read the blob)
+    cmake -S "$root/tools/bench/predict_cost" -B "$out" --no-warn-unused-cli \
       --toolchain "$root/targets/toolchains/$preset.cmake" -DCMAKE_BUILD_TYPE=Release \
-      -DPREDICT_COST_HEADER="$out/blob.h" >/dev/null
+      -DPREDICT_COST_HEADER="$out/blob.h" -DPREDICT_COST_WIDE_BLOB="$wide" >/dev/null
     # The prediction ELFs must build (a failed build would leave the last run's ELFs to count);
     # the learning ELFs may not fit a small board's RAM beside the harness (newlib, printf heap).
     targets=(predict_cost_pbp_1 predict_cost_pbp_101 predict_cost_mlp_1 predict_cost_mlp_101
@@ -92,8 +103,14 @@ for preset in "${presets[@]}"; do
       specs+=(learn:101)
     [[ $storage != float32 ]] && specs=(pbp:101)
     [[ $storage == int8 ]] && specs+=(mlp8:101)
-    # The wide shape, 784-400-400-10 (the int8 Fashion-MNIST example's blob), where the board has
-    # the flash for it (CMakeLists.txt defines its ELFs there).
+    # The wide shape, 784-400-400-10 (the int8 Fashion-MNIST example's blob, and the same model in
+    # float32), where the board has the flash for it (CMakeLists.txt defines its ELFs there; the
+    # float32 blob's 3.8 MB must fit beside the harness).
+    if [[ $storage == float32 ]] &&
+      cmake --build "$out" -j2 --target predict_cost_wide_pbp_1 predict_cost_wide_pbp_3 \
+        >/dev/null 2>&1; then
+      specs+=(wide_pbp:3)
+    fi
     if [[ $storage == int8 ]] &&
       cmake --build "$out" -j2 --target predict_cost_wide_pbp_1 predict_cost_wide_pbp_3 \
         predict_cost_wide_mlp8_1 predict_cost_wide_mlp8_3 >/dev/null 2>&1; then
@@ -117,7 +134,7 @@ for preset in "${presets[@]}"; do
   awk -v p="$preset" -v a="${per[pbp]}" -v a8="${per[pbpint8]}" -v a8l="${per[pbpint8-logvar]}" \
     -v a16="${per[pbpfloat16]}" \
     -v b="${per[mlp]}" -v b8="${per[mlp8int8]}" -v w8="${per[wide_pbpint8]:-0}" \
-    -v wb8="${per[wide_mlp8int8]:-0}" \
+    -v wb8="${per[wide_mlp8int8]:-0}" -v w="${per[wide_pbp]:-0}" \
     -v c="${per[sample]}" -v d="${per[learn]:-0}" -v ram="$ram" 'BEGIN {
     printf "%s: instructions per prediction (QEMU, exact)\n", p
     printf "  (a) pbp_predict float32 %9d   (a8) pbp_predict int8 %9d\n", a, a8
@@ -135,6 +152,11 @@ for preset in "${presets[@]}"; do
         goalw = (w8 <= 3 * wb8) ? "   goal <= 3: pass" : "   goal <= 3: FAIL"
       printf "  784-400-400-10 int8: pbp_predict_classes %9d   plain int8 MLP %9d   ratio %.2f%s\n",
         w8, wb8, w8 / wb8, goalw
+      if (w > 0)
+        printf "  784-400-400-10 float32: pbp_predict_classes %9d   int8 / float32 = %.2f   goal <= 1: %s\n",
+          w, w8 / w, (w8 <= w) ? "pass" : "FAIL"
+      else
+        printf "  784-400-400-10 float32: does not fit this board'"'"'s flash beside the harness\n"
     }
     printf "  (a16) pbp_predict float16 %9d   (a16) / (a) = %.2f\n", a16, a16 / a
     printf "  (a8l) pbp_predict int8-logvar %9d   (a8l) / (b) = %.2f   (a8l) / (a8) = %.2f\n", a8l,

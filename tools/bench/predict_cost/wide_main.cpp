@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// predict_cost for the wide shape on a bare-metal target: the int8 Fashion-MNIST model
-// (784-400-400-10, targets/examples/fashion_on_device, linked from its blob as that example
-// links it) over its four test images, PREDICT_COST_ITERATIONS predictions of one kind:
-// pbp_predict_classes (PREDICT_COST_MODE_pbp) or the plain int8 MLP of kernels.hpp on the same
-// mean codes (PREDICT_COST_MODE_mlp8). predict_cost_targets.sh counts the 1- and the N-iteration
-// ELF and divides the difference by N - 1.
+// predict_cost for the wide shape on a bare-metal target: the Fashion-MNIST model
+// (784-400-400-10, targets/examples/fashion_on_device: its int8 blob, or the same model decoded to
+// float32; wide_blob.c) over the example's four test images, PREDICT_COST_ITERATIONS predictions
+// of one kind: pbp_predict_classes (PREDICT_COST_MODE_pbp) or the plain int8 MLP of kernels.hpp
+// on the same mean codes (PREDICT_COST_MODE_mlp8, int8 blob only). predict_cost_targets.sh counts
+// the 1- and the N-iteration ELF and divides the difference by N - 1.
 #include <stdio.h>
 
 #include "fashion_images.h"
-#include "fashion_model.h"
 #include "kernels.hpp"
 #include "pbp/pbp.h"
+
+extern "C" const uint8_t wide_blob[];      // wide_blob.c: the blob's first byte
+extern "C" const uint8_t wide_blob_end[];  // one past its last
 
 namespace {
 
@@ -33,7 +35,7 @@ int8_t g_int8_workspace[FASHION_PIXELS + 2 * kMaxWidth];
 
 int main() {
   const pbp_status status =
-      pbp_open(&g_model, fashion_int8, static_cast<size_t>(fashion_int8_end - fashion_int8));
+      pbp_open(&g_model, wide_blob, static_cast<size_t>(wide_blob_end - wide_blob));
   if (status != PBP_OK || g_model.max_width > kMaxWidth) {
     printf("predict_cost: cannot open the model (%s)\n", pbp_status_name(status));
     return 1;
