@@ -3,7 +3,7 @@
 """What a variance term for unseen input *combinations* could gain: an upper bound per data set.
 
   pair_occupancy_bound.py --pbp BIN --data F.csv --splits NAME=DIR [--splits NAME=DIR ...]
-                          --work DIR [--bins B] [--jobs J] [-- train args]
+                          --work DIR [--bins B] [--jobs J] [--fit] [-- train args]
 
 The distance variance (runtime/FORMAT.md, section 7) sees each input alone: a test row whose every
 value occurs in the training rows, in a combination that does not, gets none (energy's roof-area
@@ -17,8 +17,11 @@ defaults once (`pbp train --seed 1`, or the train args after `--`), predicts the
 prints, for each A2 of a grid, the mean test LL over each NAME's splits and its worst split. A2 is
 chosen here by looking at the test rows, one value for all of a set's splits: an upper bound of
 what the term could give, not a method (a method fits A2 from the training rows, as the trainer
-fits the distance variance's A). Predictions are kept in --work, so a rerun trains only what is
-missing. Python 3 standard library only.
+fits the distance variance's A). --fit adds that method: each split's A2 chosen from its training
+rows alone, the grid's best mean LL over their gap and tail folds (one model of the same kind per
+fold: tools/bench/distance_scale_fit.py's folds), then scored on the test rows; it trains 2 x inputs
+more models per split. Predictions are kept in --work, so a rerun trains only what is missing.
+Python 3 standard library only.
 """
 
 import argparse
@@ -32,6 +35,11 @@ _spec = importlib.util.spec_from_file_location(
     "seed_mixture", os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_mixture.py"))
 seed_mixture = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(seed_mixture)
+_spec = importlib.util.spec_from_file_location(
+    "distance_scale_fit",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "distance_scale_fit.py"))
+distance_scale_fit = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(distance_scale_fit)
 
 GRID = [0, 0.25, 0.5, 1, 2, 4, 8]
 
@@ -57,6 +65,30 @@ def novelty(values, train, test, bins):
             max(1, len(pairs)) for i in test]
 
 
+def target_std(values, rows):
+    mean = sum(values[i][-1] for i in rows) / len(rows)
+    return math.sqrt(sum((values[i][-1] - mean) ** 2 for i in rows) / len(rows))
+
+
+def fitted_scale(args, header, rows, values, train, work):
+    """The grid's A2 with the best mean held-out LL over the gap and tail folds of `train`."""
+    folds = []
+    for name, fold_train, held in distance_scale_fit.folds([values[i] for i in train]):
+        fold_train, held = [train[i] for i in fold_train], [train[i] for i in held]
+        fold_work = os.path.join(work, "fold_" + name)
+        os.makedirs(fold_work, exist_ok=True)
+        train_csv, held_csv = os.path.join(fold_work, "train.csv"), os.path.join(fold_work, "held.csv")
+        if not os.path.exists(train_csv):
+            seed_mixture.write_csv(held_csv, header, [rows[i] for i in held])
+            seed_mixture.write_csv(train_csv, header, [rows[i] for i in fold_train])
+        means, stds = seed_mixture.train_and_predict(args.pbp, train_csv, held_csv, 1, fold_work,
+                                                     args.train_args)
+        folds.append((name, 0, [values[i][-1] for i in held], means, stds,
+                      novelty(values, fold_train, held, args.bins), target_std(values, fold_train)))
+    scores = [sum(loglik(fold, a2) for fold in folds) / len(folds) for a2 in GRID]
+    return GRID[scores.index(max(scores))]
+
+
 def split_job(args, header, rows, values, name, folder, s):
     train = seed_mixture.read_indices(os.path.join(folder, f"index_train_{s}.txt"))
     test = seed_mixture.read_indices(os.path.join(folder, f"index_test_{s}.txt"))
@@ -69,13 +101,13 @@ def split_job(args, header, rows, values, name, folder, s):
     means, stds = seed_mixture.train_and_predict(args.pbp, train_csv, test_csv, 1, work,
                                                  args.train_args)
     ys = [values[i][-1] for i in test]
-    mean_y = sum(values[i][-1] for i in train) / len(train)
-    sd_y = math.sqrt(sum((values[i][-1] - mean_y) ** 2 for i in train) / len(train))
-    return name, s, ys, means, stds, novelty(values, train, test, args.bins), sd_y
+    fitted = fitted_scale(args, header, rows, values, train, work) if args.fit else None
+    return (name, s, ys, means, stds, novelty(values, train, test, args.bins),
+            target_std(values, train), fitted)
 
 
 def loglik(split, a2):
-    _, _, ys, means, stds, fractions, sd_y = split
+    _, _, ys, means, stds, fractions, sd_y = split[:7]
     total = 0.0
     for y, m, s, f in zip(ys, means, stds, fractions):
         v = s * s + (a2 * sd_y * f) ** 2
@@ -91,6 +123,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--bins", type=int, default=16)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--fit", action="store_true")
     ap.add_argument("train_args", nargs="*")
     args = ap.parse_args()
     header, rows = seed_mixture.read_rows(args.data)
@@ -119,6 +152,12 @@ def main():
             lls = [loglik(sp, a2) for sp in mine]
             cells.append(f"A2 {a2:g}: {sum(lls) / len(lls):.3f} ({min(lls):.2f})")
         print(f"  {name} ({len(mine)} splits, mean f {mean_f:.3f}): " + ", ".join(cells))
+        if args.fit:
+            lls = [loglik(sp, sp[7]) for sp in mine]
+            chosen = ", ".join(f"{a2:g} x{sum(sp[7] == a2 for sp in mine)}"
+                               for a2 in GRID if any(sp[7] == a2 for sp in mine))
+            print(f"  {name}, A2 fitted from each split's training rows ({chosen}): "
+                  f"{sum(lls) / len(lls):.3f} ({min(lls):.2f})")
 
 
 if __name__ == "__main__":

@@ -66,4 +66,13 @@ written = [os.stat(p).st_mtime_ns for p in cached]
 again = subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()
 check("a rerun trains nothing and prints the same", again == first and
       [os.stat(p).st_mtime_ns for p in cached] == written)
+# --fit: each split's A2 from its training rows' gap and tail folds (2 inputs: 4 folds a split).
+at = command.index("--")
+fit = subprocess.run(command[:at] + ["--fit"] + command[at:], check=True, capture_output=True,
+                     text=True).stdout.splitlines()
+check("the bound's lines unchanged by --fit", [line for line in fit if "fitted" not in line] == first)
+fitted = [line for line in fit if "A2 fitted from each split's training rows" in line]
+check(f"a fitted line per split kind: {fit}", len(fitted) == 2)
+check("4 folds trained per split", all(len([d for d in os.listdir(os.path.join(work, "cache", f"{k}_{s}"))
+                                            if d.startswith("fold_")]) == 4 for k in "ab" for s in range(2)))
 print("pair_occupancy_bound_test: passed")
