@@ -70,19 +70,23 @@ def target_std(values, rows):
     return math.sqrt(sum((values[i][-1] - mean) ** 2 for i in rows) / len(rows))
 
 
+def predictions(args, header, rows, train, test, work):
+    """(means, stds) on the `test` rows of the model trained on the `train` rows; cached in work."""
+    os.makedirs(work, exist_ok=True)
+    train_csv, test_csv = os.path.join(work, "train.csv"), os.path.join(work, "test.csv")
+    if not os.path.exists(train_csv):
+        seed_mixture.write_csv(test_csv, header, [rows[i] for i in test])
+        seed_mixture.write_csv(train_csv, header, [rows[i] for i in train])
+    return seed_mixture.train_and_predict(args.pbp, train_csv, test_csv, 1, work, args.train_args)
+
+
 def fitted_scale(args, header, rows, values, train, work):
     """The grid's A2 with the best mean held-out LL over the gap and tail folds of `train`."""
     folds = []
     for name, fold_train, held in distance_scale_fit.folds([values[i] for i in train]):
         fold_train, held = [train[i] for i in fold_train], [train[i] for i in held]
-        fold_work = os.path.join(work, "fold_" + name)
-        os.makedirs(fold_work, exist_ok=True)
-        train_csv, held_csv = os.path.join(fold_work, "train.csv"), os.path.join(fold_work, "held.csv")
-        if not os.path.exists(train_csv):
-            seed_mixture.write_csv(held_csv, header, [rows[i] for i in held])
-            seed_mixture.write_csv(train_csv, header, [rows[i] for i in fold_train])
-        means, stds = seed_mixture.train_and_predict(args.pbp, train_csv, held_csv, 1, fold_work,
-                                                     args.train_args)
+        means, stds = predictions(args, header, rows, fold_train, held,
+                                  os.path.join(work, "fold_" + name))
         folds.append((name, 0, [values[i][-1] for i in held], means, stds,
                       novelty(values, fold_train, held, args.bins), target_std(values, fold_train)))
     scores = [sum(loglik(fold, a2) for fold in folds) / len(folds) for a2 in GRID]
@@ -93,13 +97,7 @@ def split_job(args, header, rows, values, name, folder, s):
     train = seed_mixture.read_indices(os.path.join(folder, f"index_train_{s}.txt"))
     test = seed_mixture.read_indices(os.path.join(folder, f"index_test_{s}.txt"))
     work = os.path.join(args.work, f"{name}_{s}")
-    os.makedirs(work, exist_ok=True)
-    train_csv, test_csv = os.path.join(work, "train.csv"), os.path.join(work, "test.csv")
-    if not os.path.exists(train_csv):
-        seed_mixture.write_csv(test_csv, header, [rows[i] for i in test])
-        seed_mixture.write_csv(train_csv, header, [rows[i] for i in train])
-    means, stds = seed_mixture.train_and_predict(args.pbp, train_csv, test_csv, 1, work,
-                                                 args.train_args)
+    means, stds = predictions(args, header, rows, train, test, work)
     ys = [values[i][-1] for i in test]
     fitted = fitted_scale(args, header, rows, values, train, work) if args.fit else None
     return (name, s, ys, means, stds, novelty(values, train, test, args.bins),
@@ -107,12 +105,8 @@ def split_job(args, header, rows, values, name, folder, s):
 
 
 def loglik(split, a2):
-    _, _, ys, means, stds, fractions, sd_y = split[:7]
-    total = 0.0
-    for y, m, s, f in zip(ys, means, stds, fractions):
-        v = s * s + (a2 * sd_y * f) ** 2
-        total += -0.5 * (math.log(2 * math.pi * v) + (y - m) ** 2 / v)
-    return total / len(ys)
+    """Mean test LL with (a2 sd_y f)^2 added: distance_scale_fit's fold LL with f for d."""
+    return distance_scale_fit.fold_loglik(split[2:7], a2)
 
 
 def main():
