@@ -43,6 +43,8 @@ Span* known_section(Sections* sections, uint32_t type) {
     case format::SectionType::input_occupancy:
       // a runtime built without it does not know it: the required flag refuses the blob
       return PBP_WITH_DATA_DISTANCE ? &sections->input_occupancy : nullptr;
+    case format::SectionType::input_pair_occupancy:
+      return PBP_WITH_DATA_DISTANCE ? &sections->input_pair_occupancy : nullptr;
   }
   return nullptr;
 }

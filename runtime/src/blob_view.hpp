@@ -35,6 +35,7 @@ struct Sections {
   Span metadata;
   Span learn_check;
   Span input_occupancy;
+  Span input_pair_occupancy;
 };
 
 // Size, magic, version, total size, CRC: nothing else of the blob is read before these pass.

@@ -177,6 +177,23 @@ pbp_status read_input_occupancy(Span section, pbp_model* model) {
   return PBP_OK;
 }
 
+// The optional pair variance (format.hpp, input_pair_occupancy_section): its exact size for an
+// input count it allows, the input ranges its grids span, and a scale in range. Any bits are valid.
+pbp_status read_input_pair_occupancy(Span section, pbp_model* model) {
+  namespace layout = format::input_pair_occupancy_section;
+  if (model->input_count < 2u || model->input_count > layout::kMaxInputs ||
+      section.size != layout::size(model->input_count)) {
+    return PBP_ERR_SECTION_SIZE;
+  }
+  if (model->input_min == nullptr) return PBP_ERR_BAD_RANGE;
+  const float scale = format::load_f32(section.data + layout::kPairScale);
+  if (!(scale >= 0.0f && scale <= layout::kMaxPairScale)) return PBP_ERR_BAD_EPISTEMIC_SCALE;
+  // 4-aligned like the input occupancy: read in place.
+  model->pair_occupancy = reinterpret_cast<const uint32_t*>(section.data + layout::kGrids);
+  model->pair_scale = scale;
+  return PBP_OK;
+}
+
 // Tensor `k` of the opened model as a byte range: layer l's mean (2l) and variance (2l + 1), then
 // the input mean, std, and the optional input min and max. Empty past the last.
 struct ByteRange {
@@ -242,6 +259,10 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   // Never located without the flag (blob_envelope.cpp): then no code for it either.
   if (PBP_WITH_DATA_DISTANCE && sections.input_occupancy.data != nullptr) {
     status = read_input_occupancy(sections.input_occupancy, model);
+    if (status != PBP_OK) return status;
+  }
+  if (PBP_WITH_DATA_DISTANCE && sections.input_pair_occupancy.data != nullptr) {
+    status = read_input_pair_occupancy(sections.input_pair_occupancy, model);
     if (status != PBP_OK) return status;
   }
   if (sections.metadata.data != nullptr) {

@@ -32,6 +32,11 @@ __attribute__((noinline)) pbp_status regression_result(const pbp_model* model, c
     p.epistemic_variance +=
         distance::distance_variance(model->distance_scale, d, model->target_std);
   }
+  if (model->pair_occupancy != nullptr) {
+    const float f = distance::pair_novelty(input, model->input_min, model->input_max,
+                                           model->pair_occupancy, model->input_count);
+    p.epistemic_variance += distance::distance_variance(model->pair_scale, f, model->target_std);
+  }
 #endif
   p.aleatoric_variance = moments.aleatoric_variance;
   p.std = math::sqrt(p.epistemic_variance + p.aleatoric_variance);

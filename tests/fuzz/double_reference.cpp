@@ -7,17 +7,13 @@
 #include <cstdio>
 #include <vector>
 
-#include "pbp/data_distance.hpp"
+#include "distance_reference.hpp"
 #include "pbp/float16.hpp"
 #include "pbp/format.hpp"
 
 namespace pbp_fuzz {
 namespace {
 
-constexpr double kU = 0x1p-24;  // float unit roundoff (round to nearest)
-// A float rounding's absolute error where it underflows; a product of such a rounded value
-// with another factor carries that factor times kEta.
-constexpr double kEta = 0x1p-149;
 // The float ReLU kernel's own error (a prediction's node steps, activation_relu.hpp: at most
 // 8.1e-7 sd on the mean and 2.1e-6 v on the variance, measured over alpha in [-8, 8]; the
 // learner's normal_tails_fast: Phi, Phi(-x), phi/Phi within ~5e-6
@@ -335,37 +331,6 @@ OutputMoments reference_output_moments(const pbp_model& model, const float* inpu
   return out;
 }
 
-// The distance variance (data_distance.hpp) in double, and a bound on the float one's error. The
-// float t = (x - min) / width is off by at most 3 kU of 64 bins, i.e. 3 kU of the range, and d
-// is continuous and 1-Lipschitz in t; the subtractions, the product with the width and the division
-// by the std round 4 more times: |d_float - d| <= 5 kU range / std + 6 kU d per input. The product
-// A ts d and its square round 3 times.
-namespace {
-struct DistanceTerm {
-  double value = 0.0, bound = 0.0;
-};
-DistanceTerm distance_variance(const pbp_model& model, const float* input) {
-  const uint32_t n = model.input_count;
-  std::vector<double> x(input, input + n), min(model.input_min, model.input_min + n),
-      max(model.input_max, model.input_max + n), std_(model.input_std, model.input_std + n);
-  const double d = pbp::distance::row_distance(x.data(), min.data(), max.data(), std_.data(),
-                                               model.input_occupancy, n);
-  double widest = 0.0, lost = 0.0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const double range = max[i] - min[i];
-    widest = std::max(widest, range / std_[i]);
-    // A range beyond float's largest, or a bin width that underflows: float's gap distance is 0.
-    if (!(range <= 0x1.fffffep127) || range < 0x1p-100) lost = std::max(lost, range / std_[i]);
-  }
-  const double e_d = 5.01 * kU * widest + 6.01 * kU * d + lost + kEta;
-  const double a_ts = static_cast<double>(model.distance_scale) * model.target_std;
-  const double value = pbp::distance::distance_variance(static_cast<double>(model.distance_scale),
-                                                        d, static_cast<double>(model.target_std));
-  const double high = a_ts * (d + e_d);
-  return {value, a_ts * a_ts * (2 * d * e_d + e_d * e_d) + 3.01 * kU * high * high + 4 * kEta};
-}
-}  // namespace
-
 const char* check_regression(const pbp_model& model, const float* input, float probability,
                              const pbp_prediction& r) {
   const OutputMoments o = reference_output_moments(model, input);
@@ -384,7 +349,12 @@ const char* check_regression(const pbp_model& model, const float* input, float p
   double b_epi = scale * ts * ts * e_psi * (1 + 4 * kU) + 4.01 * kU * epi +
                  (scale * (psi + e_psi) + 1) * kEta + ts * ts * kEta * (1 + kU);
   if (model.input_occupancy != nullptr) {  // plus the distance variance: one more rounding
-    const DistanceTerm added = distance_variance(model, input);
+    const Bounded added = distance_variance_reference(model, input);
+    b_epi += added.bound + 1.01 * kU * (epi + added.value + b_epi + added.bound);
+    epi += added.value;
+  }
+  if (model.pair_occupancy != nullptr) {  // plus the pair variance: one more rounding
+    const Bounded added = pair_variance_reference(model, input);
     b_epi += added.bound + 1.01 * kU * (epi + added.value + b_epi + added.bound);
     epi += added.value;
   }

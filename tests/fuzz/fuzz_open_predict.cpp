@@ -67,6 +67,21 @@ void check_occupancy(const pbp_model& m, const uint8_t* blob, size_t size) {
   }
 }
 
+// The optional input pair occupancy: inside the blob, 2 .. 32 inputs with ranges, A2 in range.
+void check_pair_occupancy(const pbp_model& m, const uint8_t* blob, size_t size) {
+  namespace layout = fmt::input_pair_occupancy_section;
+  if (m.pair_occupancy == nullptr) {
+    require(m.pair_scale == 0.0f, "no pair occupancy, no scale");
+    return;
+  }
+  require(m.input_min != nullptr, "pair occupancy needs ranges");
+  require(m.input_count >= 2u && m.input_count <= layout::kMaxInputs, "pair input count");
+  require(inside(m.pair_occupancy, 4u * layout::kWordsPerPair * layout::pair_count(m.input_count),
+                 blob, size),
+          "pair occupancy inside");
+  require(m.pair_scale >= 0.0f && m.pair_scale <= layout::kMaxPairScale, "pair scale");
+}
+
 // pbp_check_input_range on a finite row: a consistent report, never NaN.
 void check_range_report(const pbp_model& m, const float* x) {
   pbp_range_report r;
@@ -87,6 +102,7 @@ void check_model(const pbp_model& m, const uint8_t* blob, size_t size) {
   require(inside(m.input_std, 4u * m.input_count, blob, size), "input std inside");
   check_ranges(m, blob, size);
   check_occupancy(m, blob, size);
+  check_pair_occupancy(m, blob, size);
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     require(layer.storage == PBP_STORAGE_FLOAT32 || layer.storage == PBP_STORAGE_FLOAT16 ||

@@ -91,6 +91,7 @@ struct SplitResult {
   double train_seconds = 0.0;
   double train_cpu_seconds = 0.0;  // the training thread's CPU time
   trainer::RecipeChoice choice;    // what the automatic recipe chose (epochs 0 otherwise)
+  double distance_scale = 0.0, pair_scale = 0.0;  // the model's A and A2 (0: no term)
 };
 
 SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
@@ -104,6 +105,8 @@ SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
   result.train_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.train_cpu_seconds = thread_cpu_seconds() - cpu_start;
+  result.distance_scale = model.distance_scale;
+  result.pair_scale = model.pair_scale;
 
   // Evaluate the blob through the runtime, exactly as `pbp train` + `pbp eval` would.
   const LoadedModel blob = LoadedModel::open(trainer::write_blob(model), "split blob");
@@ -230,6 +233,7 @@ void print_json(const std::vector<Column>& columns, const std::vector<SplitResul
     for (const Column& column : columns) split.add(column.key, metric_value(r.metrics, column.key));
     split.add("train_seconds", r.train_seconds);
     split.add("train_cpu_seconds", r.train_cpu_seconds);
+    split.add("distance_scale", r.distance_scale).add("pair_scale", r.pair_scale);
     if (r.choice.epochs > 0) {  // the automatic recipe's choice
       std::string hidden;
       for (const uint32_t width : r.choice.hidden) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "commands.hpp"
@@ -46,6 +47,7 @@ const char* const kUsage =
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
     "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
     "           without training ranges), distance_scale (null: no distance variance),\n"
+    "           pair_scale (null: no pair variance),\n"
     "           target_mean, target_std, metadata; for\n"
     "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma;\n"
     "           for a Laplace model (--prior laplace) input_relevance and laplace_scale.\n"
@@ -124,6 +126,8 @@ const char* section_name(uint32_t type) {
       return "learn_check";
     case fmt::SectionType::input_occupancy:
       return "input_occupancy";
+    case fmt::SectionType::input_pair_occupancy:
+      return "input_pair_occupancy";
   }
   return "unknown";
 }
@@ -200,6 +204,7 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("input_max", m.input_max ? float_list(m.input_max, m.input_count) : "null")
       .add_raw("distance_scale",
                m.input_occupancy ? float_text(m.distance_scale) : std::string("null"))
+      .add_raw("pair_scale", m.pair_occupancy ? float_text(m.pair_scale) : std::string("null"))
       .add_raw("target_mean", float_text(m.target_mean))
       .add_raw("target_std", float_text(m.target_std))
       .add_raw("metadata", metadata);
@@ -231,18 +236,8 @@ std::string listed(const std::vector<std::string>& items, const std::string& mor
   return joined;
 }
 
-// Each input's training range, or why there is none (pbp_range_report says unknown then).
-void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
-  if (m.input_min == nullptr) {
-    std::printf("ranges:     none (a blob written before input ranges were stored)\n");
-    return;
-  }
-  std::vector<std::string> ranges;
-  for (uint32_t k = 0; k < m.input_count; ++k) {
-    ranges.push_back((k < names.size() ? names[k] : std::to_string(k)) + " [" +
-                     float_text(m.input_min[k]) + ", " + float_text(m.input_max[k]) + "]");
-  }
-  std::printf("ranges:     %s\n", listed(ranges, " (--json lists every one)").c_str());
+// The distance variance: its scale, and how many of each input's bins hold a training value.
+void print_distance(const pbp_model& m) {
   if (m.input_occupancy == nullptr) return;
   std::vector<std::string> bins;
   for (uint32_t k = 0; k < m.input_count; ++k) {
@@ -257,6 +252,48 @@ void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
       "distance:   + (A target_std d)^2 epistemic variance, A %s; occupied bins of %u: %s\n",
       float_text(m.distance_scale).c_str(), fmt::input_occupancy_section::kBins,
       listed(bins).c_str());
+}
+
+// The pair variance: its scale, and how much of the pairs' grids the training rows occupy.
+void print_pairs(const pbp_model& m, const std::vector<std::string>& names) {
+  namespace layout = fmt::input_pair_occupancy_section;
+  if (m.pair_occupancy == nullptr) return;
+  const uint32_t pairs = layout::pair_count(m.input_count);
+  uint32_t total = 0, fewest = layout::kBins * layout::kBins + 1u, fewest_a = 0, fewest_b = 0;
+  const uint32_t* grid = m.pair_occupancy;
+  for (uint32_t a = 0; a + 1u < m.input_count; ++a) {
+    for (uint32_t b = a + 1u; b < m.input_count; ++b, grid += layout::kWordsPerPair) {
+      uint32_t occupied = 0;
+      for (uint32_t c = 0; c < layout::kBins * layout::kBins; ++c) {
+        occupied += pbp::distance::occupied(grid, c);
+      }
+      total += occupied;
+      if (occupied < fewest) std::tie(fewest, fewest_a, fewest_b) = std::tie(occupied, a, b);
+    }
+  }
+  const auto name = [&](uint32_t k) { return k < names.size() ? names[k] : std::to_string(k); };
+  std::printf(
+      "pairs:      + (A2 target_std f)^2 epistemic variance, A2 %s; occupied cells of %u x %u "
+      "per input pair: %.1f on average over %u pair%s, fewest %u (%s, %s)\n",
+      float_text(m.pair_scale).c_str(), layout::kBins, layout::kBins,
+      static_cast<double>(total) / pairs, pairs, pairs == 1u ? "" : "s", fewest,
+      name(fewest_a).c_str(), name(fewest_b).c_str());
+}
+
+// Each input's training range, or why there is none (pbp_range_report says unknown then).
+void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
+  if (m.input_min == nullptr) {
+    std::printf("ranges:     none (a blob written before input ranges were stored)\n");
+    return;
+  }
+  std::vector<std::string> ranges;
+  for (uint32_t k = 0; k < m.input_count; ++k) {
+    ranges.push_back((k < names.size() ? names[k] : std::to_string(k)) + " [" +
+                     float_text(m.input_min[k]) + ", " + float_text(m.input_max[k]) + "]");
+  }
+  std::printf("ranges:     %s\n", listed(ranges, " (--json lists every one)").c_str());
+  print_distance(m);
+  print_pairs(m, names);
 }
 
 // What the network's outputs z ~ N(nu, psi) become for the model's task (runtime/FORMAT.md). Only

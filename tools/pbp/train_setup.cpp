@@ -105,7 +105,9 @@ const char* const kTrainingOptionsHelp =
     "                       published, 1 x 50 (or --hidden) for 40 epochs (or --epochs)\n"
     "  --distance-variance on|off  with --recipe auto: on (default) widens each prediction by\n"
     "                       (A target_std d)^2, d its distance from the training values in\n"
-    "                       training stds, A fitted on held-out gap and tail folds of the\n"
+    "                       training stds, and by (A2 target_std f)^2, f the fraction of its\n"
+    "                       input pairs in a combination no training row has (2 to 32\n"
+    "                       inputs); A, then A2, fitted on held-out gap and tail folds of the\n"
     "                       training rows (one training per fold: 2 x inputs trainings)\n"
     "  --hidden W[,W...]    widths of the hidden layers (default: 50; with --recipe auto,\n"
     "                       the only network it tries)\n"
@@ -182,7 +184,9 @@ std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::M
          (choice.folds == 1 ? " fold)" : " folds)") +
          (model.input_occupancy.empty()
               ? ""
-              : ", distance variance scale " + general(model.distance_scale, 4));
+              : ", distance variance scale " + general(model.distance_scale, 4)) +
+         (model.pair_occupancy.empty() ? ""
+                                       : ", pair variance scale " + general(model.pair_scale, 4));
 }
 
 trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train) {

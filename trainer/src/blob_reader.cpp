@@ -121,6 +121,13 @@ Model read_model(const pbp_model& opened) {
         opened.input_occupancy,
         opened.input_occupancy + fmt::input_occupancy_section::kWordsPerInput * opened.input_count);
   }
+  if (opened.pair_occupancy != nullptr) {
+    namespace layout = fmt::input_pair_occupancy_section;
+    model.pair_scale = opened.pair_scale;
+    model.pair_occupancy.assign(opened.pair_occupancy,
+                                opened.pair_occupancy + size_t{layout::kWordsPerPair} *
+                                                            layout::pair_count(opened.input_count));
+  }
   read_metadata(opened, model);
   return model;
 }

@@ -136,6 +136,17 @@ void check_model(const Model& model) {
         "write_blob: input occupancy needs a regression model with input ranges and 2 words per "
         "input");
   }
+  if (!model.pair_occupancy.empty() &&
+      (model.input_count() < 2 ||
+       model.input_count() > fmt::input_pair_occupancy_section::kMaxInputs ||
+       model.pair_occupancy.size() !=
+           size_t{fmt::input_pair_occupancy_section::kWordsPerPair} *
+               fmt::input_pair_occupancy_section::pair_count(model.input_count()) ||
+       s.input_min.empty() || model.task != Task::regression)) {
+    throw std::invalid_argument(
+        "write_blob: input pair occupancy needs a regression model of 2 to 32 inputs with input "
+        "ranges and 8 words per input pair");
+  }
   if (!model.metadata.feature_names.empty() &&
       model.metadata.feature_names.size() != model.input_count()) {
     throw std::invalid_argument("write_blob: feature name count does not match the input count");
@@ -309,9 +320,10 @@ void put_metadata(ByteWriter& out, const Model& model) {
 
 std::vector<uint8_t> write_blob(const Model& model) {
   check_model(model);
-  // metadata always (at least the writer's version); the input occupancy when the model has one
+  // metadata always (at least the writer's version); the input occupancies when the model has them
   const bool occupancy = !model.input_occupancy.empty();
-  const uint32_t section_count = occupancy ? 6 : 5;
+  const bool pair_occupancy = !model.pair_occupancy.empty();
+  const uint32_t section_count = 5u + (occupancy ? 1u : 0u) + (pair_occupancy ? 1u : 0u);
   const uint32_t layer_count = static_cast<uint32_t>(model.layers.size());
 
   ByteWriter out;
@@ -371,6 +383,15 @@ std::vector<uint8_t> write_blob(const Model& model) {
       out.put_u32(occupancy_at + layout::kBitmaps + 4 * w, model.input_occupancy[w]);
     }
     close_section(fmt::SectionType::input_occupancy, true, occupancy_at);
+  }
+  if (pair_occupancy) {
+    namespace layout = fmt::input_pair_occupancy_section;
+    const size_t pairs_at = out.reserve(static_cast<size_t>(layout::size(model.input_count())));
+    out.put_f32(pairs_at + layout::kPairScale, to_float(model.pair_scale, "pair scale"));
+    for (size_t w = 0; w < model.pair_occupancy.size(); ++w) {
+      out.put_u32(pairs_at + layout::kGrids + 4 * w, model.pair_occupancy[w]);
+    }
+    close_section(fmt::SectionType::input_pair_occupancy, true, pairs_at);
   }
 
   // Tensor data last: every descriptor above is patched as its tensor is appended.

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 
 #include "pbp/data_distance.hpp"
 #include "pbp/trainer/independent_tasks.hpp"
@@ -14,6 +15,7 @@ namespace pbp::trainer {
 namespace {
 
 namespace layout = format::input_occupancy_section;
+namespace pair_layout = format::input_pair_occupancy_section;
 
 // Measured on energy, yacht and Boston training rows (tools/bench/RESULTS.md): the recipe's own
 // network and epochs per fold cost 4.5x the recipe (16 folds on energy) and move A little; a
@@ -38,6 +40,9 @@ std::vector<bool> held_out_rows(const Dataset& data, size_t j, bool tail) {
 DistanceFoldScore score_fold(const Dataset& fit, const Dataset& held_out, const Model& fold) {
   const Standardisation& s = fold.standardisation;
   const std::vector<uint32_t> occupancy = input_occupancy(fit, s);
+  const bool pairs = pair_variance_fits(fit.inputs);
+  const std::vector<uint32_t> grids =
+      pairs ? input_pair_occupancy(fit, s) : std::vector<uint32_t>{};
   DistanceFoldScore score;
   score.target_std = s.target_std;
   for (size_t i = 0; i < held_out.rows; ++i) {
@@ -49,16 +54,24 @@ DistanceFoldScore score_fold(const Dataset& fit, const Dataset& held_out, const 
     score.distance.push_back(distance::row_distance(x.data(), s.input_min.data(),
                                                     s.input_max.data(), s.input_std.data(),
                                                     occupancy.data(), fold.input_count()));
+    if (pairs) {
+      score.novelty.push_back(pair_novelty(x, s, grids.data()));
+    }
   }
   return score;
 }
 
 }  // namespace
 
-double DistanceFoldScore::loglik(double scale) const {
+bool pair_variance_fits(size_t inputs) {
+  return inputs >= 2 && inputs <= pair_layout::kMaxInputs;
+}
+
+double DistanceFoldScore::loglik(double scale, double pair_scale) const {
   double total = 0.0;
   for (size_t i = 0; i < variance.size(); ++i) {
-    const double v = variance[i] + distance::distance_variance(scale, distance[i], target_std);
+    double v = variance[i] + distance::distance_variance(scale, distance[i], target_std);
+    if (!novelty.empty()) v += distance::distance_variance(pair_scale, novelty[i], target_std);
     total += -0.5 * (std::log(2.0 * std::numbers::pi * v) + error_squared[i] / v);
   }
   return total / static_cast<double>(variance.size());
@@ -78,6 +91,42 @@ std::vector<uint32_t> input_occupancy(const Dataset& data, const Standardisation
     if (!(width > 0.0)) continue;
     for (size_t i = 0; i < data.rows; ++i) {
       set(j, distance::occupancy_bin(std::clamp(data.row(i)[j], min, max), min, width));
+    }
+  }
+  return words;
+}
+
+double pair_novelty(std::span<const double> x, const Standardisation& s, const uint32_t* grids) {
+  const auto n = static_cast<uint32_t>(x.size());
+  if (!pair_variance_fits(n)) throw std::invalid_argument("pair_novelty: 2 to 32 inputs");
+  float xf[pair_layout::kMaxInputs], min[pair_layout::kMaxInputs], max[pair_layout::kMaxInputs];
+  for (uint32_t j = 0; j < n; ++j) {
+    xf[j] = static_cast<float>(x[j]);
+    min[j] = static_cast<float>(s.input_min[j]);
+    max[j] = static_cast<float>(s.input_max[j]);
+  }
+  return distance::pair_novelty(xf, min, max, grids, n);
+}
+
+std::vector<uint32_t> input_pair_occupancy(const Dataset& data, const Standardisation& s) {
+  const auto n = static_cast<uint32_t>(data.inputs);
+  std::vector<uint32_t> words(size_t{pair_layout::kWordsPerPair} * pair_layout::pair_count(n), 0u);
+  std::vector<float> min(n), max(n);
+  for (uint32_t j = 0; j < n; ++j) {
+    min[j] = static_cast<float>(s.input_min[j]);  // as the blob holds them, binned as in predict
+    max[j] = static_cast<float>(s.input_max[j]);
+  }
+  std::vector<uint32_t> bins(n);
+  for (size_t i = 0; i < data.rows; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      bins[j] = distance::pair_bin(static_cast<float>(data.row(i)[j]), min[j], max[j]);
+    }
+    uint32_t* grid = words.data();
+    for (uint32_t a = 0; a + 1u < n; ++a) {
+      for (uint32_t b = a + 1u; b < n; ++b, grid += pair_layout::kWordsPerPair) {
+        const uint32_t cell = distance::pair_cell(bins[a], bins[b]);
+        grid[cell / 32u] |= 1u << (cell % 32u);
+      }
     }
   }
   return words;
@@ -117,12 +166,25 @@ DistanceScaleFit DistanceFolds::fit() const {
   DistanceScaleFit best;
   best.folds = scores_.size();
   best.held_out_loglik = -INFINITY;
-  for (const double scale : kDistanceScales) {
+  const auto mean_loglik = [&](double scale, double pair_scale) {
     double total = 0.0;
-    for (const DistanceFoldScore& f : scores_) total += f.loglik(scale);
-    const double mean = scores_.empty() ? 0.0 : total / static_cast<double>(scores_.size());
-    if (mean > best.held_out_loglik) {
+    for (const DistanceFoldScore& f : scores_) total += f.loglik(scale, pair_scale);
+    return scores_.empty() ? 0.0 : total / static_cast<double>(scores_.size());
+  };
+  // A first, alone; then A2 beside it. Fitted jointly, A2 takes over part of A's work on the
+  // folds and the tails lose it (energy's tail splits: worst -3.96 -> -13.5).
+  for (const double scale : kDistanceScales) {
+    const double mean = mean_loglik(scale, 0.0);
+    if (mean > best.held_out_loglik) {  // ties: the smaller A
       best.scale = scale;
+      best.held_out_loglik = mean;
+    }
+  }
+  if (!pair_variance_fits(data_.inputs)) return best;
+  for (const double pair_scale : kPairScales) {
+    const double mean = mean_loglik(best.scale, pair_scale);
+    if (mean > best.held_out_loglik) {  // ties: the smaller A2
+      best.pair_scale = pair_scale;
       best.held_out_loglik = mean;
     }
   }
@@ -139,13 +201,19 @@ DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& cho
 }
 
 void add_distance_variance(Model& model, const Dataset& data, const TrainOptions& chosen) {
-  set_distance_variance(model, data, fit_distance_scale(data, chosen, model).scale);
+  set_distance_variance(model, data, fit_distance_scale(data, chosen, model));
 }
 
-void set_distance_variance(Model& model, const Dataset& data, double scale) {
-  if (scale == 0.0) return;  // the held-out rows want none: the blob stays without the section
-  model.distance_scale = scale;
-  model.input_occupancy = input_occupancy(data, model.standardisation);
+void set_distance_variance(Model& model, const Dataset& data, const DistanceScaleFit& fit) {
+  // A term the held-out rows want none of (0) leaves its section out of the blob.
+  if (fit.scale != 0.0) {
+    model.distance_scale = fit.scale;
+    model.input_occupancy = input_occupancy(data, model.standardisation);
+  }
+  if (fit.pair_scale != 0.0 && pair_variance_fits(data.inputs)) {
+    model.pair_scale = fit.pair_scale;
+    model.pair_occupancy = input_pair_occupancy(data, model.standardisation);
+  }
 }
 
 }  // namespace pbp::trainer

@@ -6,6 +6,7 @@
 #include "pbp/data_distance.hpp"
 #include "pbp/moments.hpp"
 #include "pbp/outputs.hpp"
+#include "pbp/trainer/distance_variance.hpp"
 #include "pbp/trainer/model.hpp"
 #include "pbp/trainer/working_layouts.hpp"
 
@@ -55,6 +56,10 @@ Prediction predict(const Model& model, std::span<const double> x) {
         distance::row_distance(x.data(), s.input_min.data(), s.input_max.data(), s.input_std.data(),
                                model.input_occupancy.data(), model.input_count());
     p.epistemic_variance += distance::distance_variance(model.distance_scale, d, s.target_std);
+  }
+  if (!model.pair_occupancy.empty()) {
+    const double f = pair_novelty(x, s, model.pair_occupancy.data());
+    p.epistemic_variance += distance::distance_variance(model.pair_scale, f, s.target_std);
   }
   return p;
 }

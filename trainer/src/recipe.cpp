@@ -203,7 +203,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
   }
   apply_calibration(model, calibration);
   if (distance) {
-    set_distance_variance(model, data, distance->fit().scale);
+    set_distance_variance(model, data, distance->fit());
   } else if (distance_wanted) {  // after a warm start: the folds alone, with the carried scale
     o.start = nullptr;
     add_distance_variance(model, data, o);

@@ -49,8 +49,11 @@ enum class SectionType : uint32_t {
   // optional, written required (a reader without it must not predict without its variance):
   // the distance variance's scale and each input's training-value occupancy
   input_occupancy = 7,
+  // optional, written required, likewise: the pair variance's scale and each input pair's
+  // occupied cells
+  input_pair_occupancy = 8,
 };
-inline constexpr uint32_t kKnownSectionTypes = 7;
+inline constexpr uint32_t kKnownSectionTypes = 8;
 
 // The CRC-32 trailer: the last 4 bytes of the blob, over every byte before it.
 inline constexpr uint32_t kCrcSize = 4;
@@ -226,6 +229,27 @@ inline constexpr uint64_t size(uint32_t input_count) {
   return kBitmaps + 4ull * kWordsPerInput * input_count;
 }
 }  // namespace input_occupancy_section
+
+// Section "input_pair_occupancy": the variance (A2 target_std f)^2 a regression prediction adds
+// for an input row whose fraction f of input pairs falls on a cell no training row occupies
+// (data_distance.hpp). Exactly size(input_count) bytes, 2 .. kMaxInputs inputs; needs the input
+// ranges. Pairs (a, b), a < b, in the order (0, 1), (0, 2) .. (n - 2, n - 1); bit
+// kBins bin_a + bin_b of the pair's kWordsPerPair words is set when a training row falls in that
+// cell of kBins x kBins equal cells over the two ranges (clamped to the range's end bins).
+namespace input_pair_occupancy_section {
+inline constexpr uint32_t kPairScale = 0;  // f32 A2, finite, in [0, kMaxPairScale]
+inline constexpr uint32_t kGrids = 4;      // u32[kWordsPerPair] per input pair, pair order
+inline constexpr uint32_t kBins = 16;
+inline constexpr uint32_t kWordsPerPair = kBins * kBins / 32;
+inline constexpr uint32_t kMaxInputs = 32;  // 496 pairs, 15.5 KiB: wider inputs go without
+inline constexpr float kMaxPairScale = 1024.0f;
+inline constexpr uint32_t pair_count(uint32_t input_count) {
+  return input_count * (input_count - 1u) / 2u;
+}
+inline constexpr uint64_t size(uint32_t input_count) {
+  return kGrids + 4ull * kWordsPerPair * pair_count(input_count);
+}
+}  // namespace input_pair_occupancy_section
 
 // The smallest input std a blob may hold for an input of mean `mean`, as a fraction of |mean|:
 // rounding an input near the mean to float32 moves it by up to 2^-24 |mean|, which this bound

@@ -108,9 +108,10 @@ typedef enum pbp_status {
   PBP_ERR_TENSOR_OVERLAP = 41,      /* two tensors share bytes (checked once all are located) */
   /* Values (a check added after the prediction codes). */
   PBP_ERR_BAD_RANGE = 42, /* an input range with min > max, or not containing the input mean; or
-                             input occupancy without ranges or without its first and last bins */
+                             input occupancy without ranges or without its first and last bins,
+                             or input pair occupancy without ranges */
   PBP_ERR_BAD_EPISTEMIC_SCALE = 43, /* epistemic_scale missing, non-finite or outside its range
-                                       (or the input occupancy's distance scale) */
+                                       (or the input occupancies' distance and pair scales) */
   PBP_ERR_BAD_SCALE = 44,           /* an int8 weight tensor's scale not finite or not > 0
                                        (logarithmic variance codes: or not below 2^95) */
   /* Learning (pbp_learn.h). */
@@ -219,6 +220,11 @@ typedef struct pbp_model {
    * input_occupancy (2 words per input) NULL and distance_scale 0 when the blob has none. */
   const uint32_t* input_occupancy;
   float distance_scale;
+  /* Regression: the variance (pair_scale target_std f)^2 added likewise, f the fraction of the
+   * input row's input pairs on a cell no training row occupies (FORMAT.md, section 8);
+   * pair_occupancy (8 words per input pair) NULL and pair_scale 0 when the blob has none. */
+  const uint32_t* pair_occupancy;
+  float pair_scale;
   pbp_layer layers[PBP_MAX_LAYERS];
   /* Metadata (all empty when the blob has none). */
   pbp_string name;

@@ -4,6 +4,7 @@
 // format or fixture change: PBP_REGENERATE_FIXTURES=1 ctest -R BlobFixtures
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,17 +57,21 @@ void check_or_write(const std::string& relative, const Bytes& expected) {
                                   << "); regenerate with PBP_REGENERATE_FIXTURES=1";
 }
 
-// Offset of the first section of `type` in a writer-made blob.
-uint32_t section_offset(const Bytes& blob, fmt::SectionType type) {
+// The table entry of the first section of `type` in a writer-made blob.
+uint8_t* section_entry(Bytes& blob, fmt::SectionType type) {
   const uint32_t count = fmt::load_u32(&blob[fmt::header::kSectionCount]);
   for (uint32_t i = 0; i < count; ++i) {
-    const uint8_t* entry = &blob[fmt::header::kSize + i * fmt::section_entry::kSize];
-    if (fmt::load_u32(entry) == static_cast<uint32_t>(type)) {
-      return fmt::load_u32(entry + fmt::section_entry::kOffset);
-    }
+    uint8_t* entry = &blob[fmt::header::kSize + i * fmt::section_entry::kSize];
+    if (fmt::load_u32(entry) == static_cast<uint32_t>(type)) return entry;
   }
   ADD_FAILURE() << "no section " << static_cast<uint32_t>(type);
-  return 0;
+  return &blob[fmt::header::kSize];
+}
+
+// Offset of the first section of `type` in a writer-made blob.
+uint32_t section_offset(const Bytes& blob, fmt::SectionType type) {
+  Bytes copy = blob;
+  return fmt::load_u32(section_entry(copy, type) + fmt::section_entry::kOffset);
 }
 
 void reseal(Bytes& blob) {
@@ -119,6 +124,14 @@ TEST(BlobFixtures, TinyBlobHeaderMatchesWriter) {
   const Bytes blob = pbp::trainer::write_blob(pbp::test_fixtures::tiny_model());
   const std::string text = tiny_blob_header(blob);
   check_or_write("tests/runtime/blobs/tiny_blob.h", Bytes(text.begin(), text.end()));
+}
+
+// pbp_open's status on a copy of `blob` (4-aligned).
+pbp_status open_status(const Bytes& blob) {
+  std::vector<uint32_t> aligned((blob.size() + 3) / 4);
+  std::memcpy(aligned.data(), blob.data(), blob.size());
+  pbp_model model{};
+  return pbp_open(&model, aligned.data(), blob.size());
 }
 
 // `blob` after a learner on the device learnt `rows` rows of a fixed pattern: its learnt weights,
@@ -255,6 +268,51 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   fmt::store_u32(&last_bin_empty[bitmaps + 4], 1u << 8);
   reseal(last_bin_empty);
   check_or_write("tests/fuzz/corpus/distance_last_bin_empty.pbp", last_bin_empty);
+  EXPECT_EQ(open_status(with_distance), PBP_OK);
+  EXPECT_EQ(open_status(last_bin_empty), PBP_ERR_BAD_RANGE);
+
+  pbp::trainer::Model pair = pbp::test_fixtures::tiny_model();  // section 8: one pair, (a, bc)
+  pair.epistemic_scale = 2.5;
+  pair.pair_scale = 2.5;
+  // Cells (bin a, bin bc): the diagonal and (0, 15); the rest of the grid unseen.
+  pair.pair_occupancy.assign(fmt::input_pair_occupancy_section::kWordsPerPair, 0u);
+  for (uint32_t cell : {0u, 17u, 34u, 51u, 68u, 85u, 102u, 119u, 136u, 153u, 170u, 187u, 204u, 221u,
+                        238u, 255u, 15u}) {
+    pair.pair_occupancy[cell / 32u] |= 1u << (cell % 32u);
+  }
+  const Bytes with_pairs = pbp::trainer::write_blob(pair);
+  check_or_write("tests/fuzz/corpus/valid_pair_variance.pbp", with_pairs);
+  EXPECT_EQ(open_status(with_pairs), PBP_OK);
+  const uint32_t pairs_at = section_offset(with_pairs, fmt::SectionType::input_pair_occupancy);
+  Bytes pair_scale_negative = with_pairs;  // A2 < 0: PBP_ERR_BAD_EPISTEMIC_SCALE
+  fmt::store_f32(&pair_scale_negative[pairs_at], -0.5f);
+  reseal(pair_scale_negative);
+  check_or_write("tests/fuzz/corpus/pair_scale_negative.pbp", pair_scale_negative);
+  EXPECT_EQ(open_status(pair_scale_negative), PBP_ERR_BAD_EPISTEMIC_SCALE);
+  Bytes pair_section_short = with_pairs;  // one word short of its pair: PBP_ERR_SECTION_SIZE
+  uint8_t* pair_entry = section_entry(pair_section_short, fmt::SectionType::input_pair_occupancy);
+  fmt::store_u32(pair_entry + fmt::section_entry::kLength,
+                 fmt::load_u32(pair_entry + fmt::section_entry::kLength) - 4u);
+  reseal(pair_section_short);
+  check_or_write("tests/fuzz/corpus/pair_section_short.pbp", pair_section_short);
+  EXPECT_EQ(open_status(pair_section_short), PBP_ERR_SECTION_SIZE);
+}
+
+// What a device's learner writes keeps the pair section bit for bit: the grids stay the
+// training rows'.
+TEST(BlobFixtures, LearnerKeepsThePairOccupancy) {
+  pbp::trainer::Model pair = pbp::test_fixtures::tiny_model();
+  pair.pair_scale = 1.0;
+  pair.pair_occupancy = {1u, 2u, 3u, 4u, 5u, 6u, 7u, 0x80000000u};
+  const Bytes learnt = learnt_blob(pbp::trainer::write_blob(pair), 5);
+  std::vector<uint32_t> aligned((learnt.size() + 3) / 4);
+  std::memcpy(aligned.data(), learnt.data(), learnt.size());
+  pbp_model model{};
+  ASSERT_EQ(pbp_open(&model, aligned.data(), learnt.size()), PBP_OK);
+  ASSERT_NE(model.pair_occupancy, nullptr);
+  EXPECT_EQ(model.pair_scale, 1.0f);
+  EXPECT_TRUE(
+      std::equal(pair.pair_occupancy.begin(), pair.pair_occupancy.end(), model.pair_occupancy));
 }
 
 }  // namespace

@@ -61,6 +61,10 @@ struct Spec {
   // not 0: the blob has the input occupancy (section 7) of the rows outside input 0's middle
   // third, with this distance scale
   double distance_scale = 0.0;
+  // not 0: the blob has the input pair occupancy (section 8) of the rows outside the corner where
+  // inputs 0 and 1 are both in their upper halves (and the input occupancy of the same rows), with
+  // this pair scale
+  double pair_scale = 0.0;
 };
 
 const std::vector<Spec>& specs() {
@@ -129,6 +133,20 @@ const std::vector<Spec>& specs() {
        format::Storage::float32,
        LikelihoodKind::automatic,
        1.5},
+      // Section 8 beside section 7: the pair variance (A2 target_std f)^2, f the fraction of input
+      // pairs on an unoccupied cell (data_distance.hpp).
+      {"3-8-1 pair variance",
+       3,
+       {8},
+       400,
+       40,
+       11,
+       4.6875,
+       Activation::relu,
+       format::Storage::float32,
+       LikelihoodKind::automatic,
+       1.5,
+       2.5},
   };
   return list;
 }
@@ -167,6 +185,26 @@ Dataset rows_around_a_gap(const Spec& spec) {
   for (size_t i = 0; i < data.rows; ++i) {
     const double t = (data.row(i)[0] - low) / (high - low);
     if (t < 1.0 / 3.0 || t > 2.0 / 3.0) kept.push_back(i);
+  }
+  return data.subset(kept);
+}
+
+// The synthetic rows outside the corner where inputs 0 and 1 both lie in the upper half of their
+// range: every value of each input occurs, one combination does not.
+Dataset rows_without_a_corner(const Spec& spec) {
+  const Dataset data = synthetic_data(spec);
+  std::vector<double> middle(2);
+  for (size_t k = 0; k < 2; ++k) {
+    double low = data.row(0)[k], high = low;
+    for (size_t i = 0; i < data.rows; ++i) {
+      low = std::min(low, data.row(i)[k]);
+      high = std::max(high, data.row(i)[k]);
+    }
+    middle[k] = 0.5 * (low + high);
+  }
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < data.rows; ++i) {
+    if (data.row(i)[0] <= middle[0] || data.row(i)[1] <= middle[1]) kept.push_back(i);
   }
   return data.subset(kept);
 }
@@ -308,9 +346,15 @@ std::string generate_header() {
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;
     model.weight_storage = spec.storage;
+    const Dataset occupying =
+        spec.pair_scale != 0.0 ? rows_without_a_corner(spec) : rows_around_a_gap(spec);
     if (spec.distance_scale != 0.0) {
       model.distance_scale = spec.distance_scale;
-      model.input_occupancy = input_occupancy(rows_around_a_gap(spec), model.standardisation);
+      model.input_occupancy = input_occupancy(occupying, model.standardisation);
+    }
+    if (spec.pair_scale != 0.0) {
+      model.pair_scale = spec.pair_scale;
+      model.pair_occupancy = input_pair_occupancy(occupying, model.standardisation);
     }
     if (std::getenv("GOLDEN_DEBUG"))
       std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
@@ -348,7 +392,14 @@ std::string generate_header() {
       }
     }
     inputs.push_back({"against a first-layer unit", deepest});
-    if (spec.distance_scale != 0.0) {  // inside the occupancy's gap, and just beyond the range
+    if (spec.pair_scale != 0.0) {  // each value near training values, the pair (0, 1) unseen
+      std::vector<double> in_corner(data.row(0), data.row(0) + spec.inputs);
+      for (size_t k = 0; k < 2; ++k) {
+        const double low = model.standardisation.input_min[k];
+        in_corner[k] = low + 0.8 * (model.standardisation.input_max[k] - low);
+      }
+      inputs.push_back({"inputs 0 and 1 in the unseen corner", in_corner});
+    } else if (spec.distance_scale != 0.0) {  // inside the occupancy's gap, and beyond the range
       std::vector<double> in_gap(data.row(0), data.row(0) + spec.inputs);
       in_gap[0] = 0.5 * (model.standardisation.input_min[0] + model.standardisation.input_max[0]);
       inputs.push_back({"input 0 in the gap", in_gap});

@@ -43,6 +43,7 @@ TEST(MinimalRuntime, RefusesHeteroscedasticModels) {
 
 TEST(MinimalRuntime, RefusesDistanceVarianceModels) {
   EXPECT_EQ(open_corpus_blob("valid_distance_variance.pbp"), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
+  EXPECT_EQ(open_corpus_blob("valid_pair_variance.pbp"), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
 }
 
 TEST(MinimalRuntime, RunsReluModels) {

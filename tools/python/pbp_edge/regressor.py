@@ -40,8 +40,9 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
     likelihood: a regression line of the trainer's likelihood table (_core.option_names), as
     `pbp train --likelihood`; 'gaussian' (default): the noise from a learnt Gamma.
     distance_variance: with recipe='auto', True (default) widens each prediction by its distance
-    from the training rows' values (fitted on held-out gap and tail folds of the training rows),
-    False leaves it out, as `pbp train --distance-variance on|off`.
+    from the training rows' values and by how many of its input pairs lie in a combination no
+    training row has (both fitted on held-out gap and tail folds of the training rows), False
+    leaves them out, as `pbp train --distance-variance on|off`.
     verbose: 1 shows a progress bar on stderr (tqdm when installed), 0 nothing; a callable is
     called as verbose(epochs_done, epochs_planned) after every epoch instead.
     threads: 1 or 2 per training update (None: 2 on a machine with 2 CPUs); the same model bits.

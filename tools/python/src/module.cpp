@@ -100,6 +100,9 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly(
           "distance_scale",  // A of the distance variance (FORMAT.md, section 7); 0: none
           [](const RuntimeModel& r) { return r.view().distance_scale; })
+      .def_property_readonly(
+          "pair_scale",  // A2 of the pair variance (FORMAT.md, section 8); 0: none
+          [](const RuntimeModel& r) { return r.view().pair_scale; })
       .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
            py::arg("probability") = 0.95)
       .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))

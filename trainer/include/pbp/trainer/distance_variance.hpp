@@ -5,10 +5,12 @@
 // fold (the middle third of the rows ranked by it) and its tail fold (its top and bottom tenth) are
 // held out, a cheap model trained on the rest (the chosen network's first hidden layer alone, at
 // most 40 epochs), and A is the value of a grid with the best held-out log-likelihood (mean over
-// the folds) under the recipe's noise and epistemic scale.
+// the folds) under the recipe's noise and epistemic scale. The pair variance's A2 (unseen
+// combinations of inputs) is fitted next on the same folds, A held at its value.
 // Measured against a per-fold recipe and on the UCI gap and tail splits: tools/bench/RESULTS.md.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "pbp/trainer/dataset.hpp"
@@ -19,22 +21,35 @@ namespace pbp::trainer {
 
 // The grid A is chosen from: 0 (no term) up to 4 target stds per training std of distance.
 inline constexpr double kDistanceScales[] = {0, 0.125, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4};
+// The grid A2 is chosen from: 0 (no term) up to 8 target stds at f = 1 (every pair unseen).
+inline constexpr double kPairScales[] = {0, 0.25, 0.5, 1, 2, 4, 8};
+
+// Whether a model of `inputs` inputs can have the pair variance: 2 .. kMaxInputs inputs.
+bool pair_variance_fits(size_t inputs);
 
 // Each input's occupancy bitmap (format::input_occupancy_section) of `data`'s rows over the ranges
 // of `s` rounded to float32, as the blob holds them.
 std::vector<uint32_t> input_occupancy(const Dataset& data, const Standardisation& s);
+// Each input pair's grid (format::input_pair_occupancy_section) of `data`'s rows, likewise.
+std::vector<uint32_t> input_pair_occupancy(const Dataset& data, const Standardisation& s);
+// Row x's pair novelty f over `grids` (input_pair_occupancy's), binned in float as the runtime
+// bins it: a value on a bin's edge (common in data on a grid of values) falls in the same cell in
+// the trainer, the occupancy and on the device.
+double pair_novelty(std::span<const double> x, const Standardisation& s, const uint32_t* grids);
 
 struct DistanceScaleFit {
   double scale = 0.0;
-  double held_out_loglik = 0.0;  // per row, target units, mean over the folds, at `scale`
+  double pair_scale = 0.0;
+  double held_out_loglik = 0.0;  // per row, target units, mean over the folds, at both scales
   size_t folds = 0;
 };
 
-// One fold's held-out rows: targets, the fold model's predictive without the term, and distances.
+// One fold's held-out rows: targets, the fold model's predictive without the terms, distances
+// and pair novelties (empty: the inputs do not fit the pair variance).
 struct DistanceFoldScore {
-  std::vector<double> error_squared, variance, distance;
+  std::vector<double> error_squared, variance, distance, novelty;
   double target_std = 1.0;
-  double loglik(double scale) const;  // mean per row, with the term at `scale`
+  double loglik(double scale, double pair_scale) const;  // mean per row, with the terms
 };
 
 // fit_distance_scale's folds, one training each, for a caller that runs them beside other work
@@ -68,9 +83,9 @@ class DistanceFolds {
 DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
                                     const Model& model);
 
-// `model` (trained on `data`) with the fitted A and `data`'s occupancy.
+// `model` (trained on `data`) with the fitted A and A2 and `data`'s occupancy.
 void add_distance_variance(Model& model, const Dataset& data, const TrainOptions& chosen);
-// `model` (trained on `data`) with the term at `scale` (none at 0) and `data`'s occupancy.
-void set_distance_variance(Model& model, const Dataset& data, double scale);
+// `model` (trained on `data`) with the terms at `fit`'s scales (none at 0) and `data`'s occupancy.
+void set_distance_variance(Model& model, const Dataset& data, const DistanceScaleFit& fit);
 
 }  // namespace pbp::trainer

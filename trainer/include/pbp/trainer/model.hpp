@@ -97,6 +97,11 @@ struct Model {
   // (format::input_occupancy_section::kWordsPerInput words per input, over the input ranges).
   double distance_scale = 0.0;
   std::vector<uint32_t> input_occupancy;
+  // Regression, optional (empty: none): the pair variance (A2 target_std f)^2 of every prediction,
+  // f the fraction of its input pairs on a cell no training row occupies (data_distance.hpp), A2
+  // and each pair's grid (format::input_pair_occupancy_section, over the input ranges).
+  double pair_scale = 0.0;
+  std::vector<uint32_t> pair_occupancy;
   Metadata metadata;
   // How the blob stores the layers' weights (write_blob quantises to it; read_blob says what it
   // read, its values already decoded). Prediction in the trainer always uses the values above.
