@@ -170,11 +170,13 @@ inline CodeShift code_shifts(int32_t shift) {
 inline int32_t fixed_code(uint32_t word, CodeShift s) {
   return static_cast<int32_t>((((word << s.left) >> s.right) + 1u) >> 1);
 }
-// A vector's code shifts from its largest word (> 0), and its codes' exponent from its words'
-// scale (one out-of-line copy in the compact build, as the rows' helpers).
+// A vector's code shifts from its largest word, and its codes' exponent from its words' scale
+// (one out-of-line copy in the compact build, as the rows' helpers). Words all 0 (A or B with the
+// bias unit's 1 below the last bit, on an extreme blob): any shift codes them 0; that of a largest
+// 1, as for C, since a count of leading zeros of 0 differs between targets.
 PBP_S8_S16_ROW_HELPER inline CodeShift vector_shifts(uint32_t top, int32_t scale,
                                                      int32_t& exponent) {
-  const int32_t shift = code_shift(top);
+  const int32_t shift = code_shift(top != 0u ? top : 1u);
   exponent = scale + shift;
   return code_shifts(shift);
 }
@@ -201,7 +203,7 @@ __attribute__((noinline)) void codes_of_fixed(uint32_t n, float* z_mean, float* 
   const CodeShift sa = vector_shifts(top_a, scales.a, codes.ea);
   const CodeShift sb = vector_shifts(top_b, scales.b, codes.eb);
   // (C's shifts from a largest word of 1 where every C is 0: none of its codes is stored)
-  const CodeShift sc = vector_shifts(has_c ? top_c : 1u, scales.c, codes.ec);
+  const CodeShift sc = vector_shifts(top_c, scales.c, codes.ec);
   if (!has_c) codes.ec = 0;
   uint8_t* ab = reinterpret_cast<uint8_t*>(z_mean);
   uint8_t* c_bytes = reinterpret_cast<uint8_t*>(z_var);
