@@ -5,6 +5,9 @@ to QEMU instruction counts, or check it against them on shapes it was not fitted
 
   target_cost.py fit [preset...]     measure the fitting blobs on each preset (default: every line
                                      of targets/presets.txt), fit, rewrite the table
+  target_cost.py measure <preset> BLOB...
+                                     instructions per prediction and predict stack of the given
+                                     blobs on the preset (4 rows each, the firmware's own)
   target_cost.py check <preset>      measure the held-out shapes (13-50-1, 8-100-100-1,
                                      784-400-400-10; float32, float16, int8) and compare with
                                      `pbp inspect --target <preset> --json`: exit 1 if an estimate
@@ -325,9 +328,20 @@ def check(preset):
                  "%s" % (failures, 100 * TOLERANCE, preset))
 
 
+def measure_blobs(preset, blobs):
+    measured = measure(preset, target_build(preset), blobs)
+    print("%-46s %12s %6s" % (preset + ": blob", "instructions", "stack"))
+    for blob in blobs:
+        instructions, stack = measured.get(blob, (None, None))
+        print("%-46s %12s %6s" % (blob, "-" if instructions is None else "%.0f" % instructions,
+                                  "-" if stack is None else stack))
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "fit":
         fit(sys.argv[2:] or presets_listed())
+    elif len(sys.argv) >= 4 and sys.argv[1] == "measure":
+        measure_blobs(sys.argv[2], sys.argv[3:])
     elif len(sys.argv) == 3 and sys.argv[1] == "check":
         check(sys.argv[2])
     else:
