@@ -86,6 +86,19 @@ def chosen_network(result):
     return f"{hidden} x{epochs} ({count}/{len(result['splits'])})"
 
 
+def fitted_scales(result):
+    """The distance and pair variances' scales over the splits (crossval's JSON), e.g.
+    'A 0.5 ×3, 2 ×5; A2 4 ×8'; a dash for a JSON without them."""
+    splits = result.get("splits", [])
+    if not splits or any("pair_scale" not in s or "distance_scale" not in s for s in splits):
+        return DASH
+
+    def counted(key):
+        counts = Counter(s[key] for s in splits)
+        return ", ".join(f"{format(v, 'g')} ×{n}" for v, n in sorted(counts.items()))
+    return f"A {counted('distance_scale')}; A2 {counted('pair_scale')}"
+
+
 def table_rows(results):
     with_baseline = any(r.get("baselines") for _, r in results)
     header = ["data set", "splits", "pbp-edge RMSE ± se", "pbp-edge LL ± se",
@@ -119,7 +132,7 @@ def shifted_rows(results, kind):
     """One row per data set of gap or tail splits: LL, its worst split, pooled coverage, RMSE."""
     with_baseline = any(r.get("baselines") for _, r in results)
     header = ["data set", "splits", "LL ± se", "worst split LL", "pooled cov50 / 90 / 95",
-              "RMSE ± se", "train s/split", "CPU s/split"]
+              "RMSE ± se", "train s/split", "CPU s/split", "A; A2 (splits)"]
     header += ["5-net ensemble here: LL (worst)"] if with_baseline else []
     if kind == "gap":
         header += ["best published gap LL", "LL ≥ published"]
@@ -140,7 +153,7 @@ def shifted_rows(results, kind):
                " / ".join(plain(v, ".3f") for v in pooled),
                with_se(r.get("rmse_mean"), r.get("rmse_se")),
                plain(r.get("train_seconds_mean"), ".3g"),
-               plain(r.get("train_cpu_seconds_mean"), ".3g")]
+               plain(r.get("train_cpu_seconds_mean"), ".3g"), fitted_scales(r)]
         row += [baseline_cell(r, worst=True)] if with_baseline else []
         if kind == "gap":
             anchor = PUBLISHED_GAP.get(name.lower())

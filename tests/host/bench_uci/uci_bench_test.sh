@@ -110,6 +110,18 @@ python3 "$root/tools/bench/uci_report.py" --out "$work/report" "$shifted/yacht.g
   "$work/yacht.gap.ensemble.json" >"$work/report.txt"
 check "ensemble column with its worst split" grep -q '^| yacht *| 3 .*(worst -7.250) ' \
   "$work/report.txt"
+# The distance and pair scales each split's model carries, counted.
+mkdir -p "$work/scales"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+for split, (a, a2) in zip(r["splits"], [(0.5, 2), (0.5, 0.25), (1, 2)]):
+    split["distance_scale"], split["pair_scale"] = a, a2
+json.dump(r, open(sys.argv[2], "w"))' "$shifted/yacht.gap.json" "$work/scales/yacht.gap.json"
+python3 "$root/tools/bench/uci_report.py" --out "$work/scales" "$work/scales/yacht.gap.json" \
+  >"$work/scales.txt"
+check "the scales each split chose" grep -q '| A 0.5 ×2, 1 ×1; A2 0.25 ×1, 2 ×2 |' "$work/scales.txt"
+check "paper's models: no scale" grep -q '| A 0 ×3; A2 0 ×3 |' "$work/shifted.txt"
 # The ensemble itself, where PyTorch is installed (tools/setup.sh --bench; not in CI's setup).
 if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   "$uci" --pbp "$pbp" --out "$work/ensemble" --splits 2 --ensemble "$work/data" -- \
