@@ -8,7 +8,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "commands.hpp"
@@ -268,7 +267,11 @@ void print_pairs(const pbp_model& m, const std::vector<std::string>& names) {
         occupied += pbp::distance::occupied(grid, c);
       }
       total += occupied;
-      if (occupied < fewest) std::tie(fewest, fewest_a, fewest_b) = std::tie(occupied, a, b);
+      if (occupied < fewest) {
+        fewest = occupied;
+        fewest_a = a;
+        fewest_b = b;
+      }
     }
   }
   const auto name = [&](uint32_t k) { return k < names.size() ? names[k] : std::to_string(k); };

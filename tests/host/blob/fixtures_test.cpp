@@ -57,21 +57,24 @@ void check_or_write(const std::string& relative, const Bytes& expected) {
                                   << "); regenerate with PBP_REGENERATE_FIXTURES=1";
 }
 
-// The table entry of the first section of `type` in a writer-made blob.
-uint8_t* section_entry(Bytes& blob, fmt::SectionType type) {
+// Where the table entry of the first section of `type` starts in a writer-made blob.
+size_t entry_at(const Bytes& blob, fmt::SectionType type) {
   const uint32_t count = fmt::load_u32(&blob[fmt::header::kSectionCount]);
   for (uint32_t i = 0; i < count; ++i) {
-    uint8_t* entry = &blob[fmt::header::kSize + i * fmt::section_entry::kSize];
-    if (fmt::load_u32(entry) == static_cast<uint32_t>(type)) return entry;
+    const size_t at = fmt::header::kSize + i * fmt::section_entry::kSize;
+    if (fmt::load_u32(&blob[at]) == static_cast<uint32_t>(type)) return at;
   }
   ADD_FAILURE() << "no section " << static_cast<uint32_t>(type);
-  return &blob[fmt::header::kSize];
+  return fmt::header::kSize;
+}
+
+uint8_t* section_entry(Bytes& blob, fmt::SectionType type) {
+  return &blob[entry_at(blob, type)];
 }
 
 // Offset of the first section of `type` in a writer-made blob.
 uint32_t section_offset(const Bytes& blob, fmt::SectionType type) {
-  Bytes copy = blob;
-  return fmt::load_u32(section_entry(copy, type) + fmt::section_entry::kOffset);
+  return fmt::load_u32(&blob[entry_at(blob, type) + fmt::section_entry::kOffset]);
 }
 
 void reseal(Bytes& blob) {

@@ -346,15 +346,17 @@ std::string generate_header() {
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;
     model.weight_storage = spec.storage;
-    const Dataset occupying =
-        spec.pair_scale != 0.0 ? rows_without_a_corner(spec) : rows_around_a_gap(spec);
-    if (spec.distance_scale != 0.0) {
-      model.distance_scale = spec.distance_scale;
-      model.input_occupancy = input_occupancy(occupying, model.standardisation);
-    }
-    if (spec.pair_scale != 0.0) {
-      model.pair_scale = spec.pair_scale;
-      model.pair_occupancy = input_pair_occupancy(occupying, model.standardisation);
+    if (spec.distance_scale != 0.0 || spec.pair_scale != 0.0) {
+      const Dataset occupying =
+          spec.pair_scale != 0.0 ? rows_without_a_corner(spec) : rows_around_a_gap(spec);
+      if (spec.distance_scale != 0.0) {
+        model.distance_scale = spec.distance_scale;
+        model.input_occupancy = input_occupancy(occupying, model.standardisation);
+      }
+      if (spec.pair_scale != 0.0) {
+        model.pair_scale = spec.pair_scale;
+        model.pair_occupancy = input_pair_occupancy(occupying, model.standardisation);
+      }
     }
     if (std::getenv("GOLDEN_DEBUG"))
       std::fprintf(stderr, "%s noise %g %g prior %g %g\n", spec.shape, model.noise.a, model.noise.b,
