@@ -12,8 +12,9 @@
 //
 // API (T = float or double):
 //   sqrt, exp, log, erfcx, normal_pdf, normal_cdf, normal_pdf_over_cdf, log_normal_cdf,
-//   normal_tails, normal_quantile, owens_t, owens_t_difference, is_finite, is_nan, infinity<T>(),
-//   quiet_nan<T>().
+//   normal_tails, normal_quantile, owens_t, owens_t_difference, student_t_upper_tail,
+//   student_t_log_pdf, student_t_quantile_upper, student_t_dof_valid, is_finite, is_nan,
+//   infinity<T>(), quiet_nan<T>().
 #pragma once
 
 #include "math/bits.hpp"
@@ -25,3 +26,4 @@
 #include "math/owens_t.hpp"
 #include "math/quantile.hpp"
 #include "math/sqrt.hpp"
+#include "math/student_t.hpp"
