@@ -45,6 +45,8 @@ Span* known_section(Sections* sections, uint32_t type) {
       return PBP_WITH_DATA_DISTANCE ? &sections->input_occupancy : nullptr;
     case format::SectionType::input_pair_occupancy:
       return PBP_WITH_DATA_DISTANCE ? &sections->input_pair_occupancy : nullptr;
+    case format::SectionType::predictive_tail:
+      return PBP_WITH_PREDICTIVE_TAIL ? &sections->predictive_tail : nullptr;
   }
   return nullptr;
 }

@@ -36,6 +36,7 @@ struct Sections {
   Span learn_check;
   Span input_occupancy;
   Span input_pair_occupancy;
+  Span predictive_tail;
 };
 
 // Size, magic, version, total size, CRC: nothing else of the blob is read before these pass.

@@ -5,6 +5,7 @@
 #include "pbp/format.hpp"
 #include "pbp/math.hpp"
 #include "pbp/outputs.hpp"
+#include "pbp/predictive_tail.hpp"
 
 namespace pbp::detail {
 namespace {
@@ -27,7 +28,16 @@ void score_row(pbp_learn_check& check, const pbp_model& model, float residual, f
   const float variance =
       model.epistemic_scale * psi + outputs::gamma_variance(model.noise_a, model.noise_b);
   const float z2 = r2 / variance;
-  const float loglik = -0.5f * (math::log(kTwoPi * variance) + z2) - math::log(model.target_std);
+  // The predictive's own density and 95 % interval: a Student-t's (FORMAT.md, section 9), else
+  // the Gaussian's as they always were.
+  float loglik = -0.5f * (math::log(kTwoPi * variance) + z2);
+  float inside_95 = kInside95;
+  if (PBP_WITH_PREDICTIVE_TAIL && model.tail_dof != 0u) {
+    loglik = outputs::predictive_log_density(z2, model.tail_dof) - 0.5f * math::log(variance);
+    const float half_width = outputs::predictive_half_width(0.025f, model.tail_dof);
+    inside_95 = half_width * half_width;
+  }
+  loglik -= math::log(model.target_std);
   if (!math::is_finite(z2) || !math::is_finite(loglik) || !(psi >= 0.0f)) return;
   float residual_sum[PBP_LEARN_CHECK_CANDIDATES], log_spread_sum[PBP_LEARN_CHECK_CANDIDATES];
   for (uint32_t k = 0; k < PBP_LEARN_CHECK_CANDIDATES; ++k) {
@@ -45,7 +55,7 @@ void score_row(pbp_learn_check& check, const pbp_model& model, float residual, f
   // Windowed means: mean += (x - mean) / window is the decayed sum over the decayed weight.
   check.mean_loglik += (loglik - check.mean_loglik) / check.window;
   check.mean_z2 += (z2 - check.mean_z2) / check.window;
-  check.inside_95 += ((z2 <= kInside95 ? 1.0f : 0.0f) - check.inside_95) / check.window;
+  check.inside_95 += ((z2 <= inside_95 ? 1.0f : 0.0f) - check.inside_95) / check.window;
   ++check.rows;
 }
 

@@ -4,6 +4,7 @@
 
 #include "blob_view.hpp"
 #include "pbp/data_distance.hpp"
+#include "pbp/math.hpp"
 #include "pbp/moments.hpp"
 #include "stored_weights.hpp"
 
@@ -194,6 +195,21 @@ pbp_status read_input_pair_occupancy(Span section, pbp_model* model) {
   return PBP_OK;
 }
 
+// The optional Student-t predictive (format.hpp, predictive_tail_section): exactly one word, on a
+// Gaussian regression model, an even number of degrees of freedom the quantile takes.
+pbp_status read_predictive_tail(Span section, pbp_model* model) {
+  namespace layout = format::predictive_tail_section;
+  if (section.size != layout::kSize) return PBP_ERR_SECTION_SIZE;
+  if (model->likelihood != PBP_LIKELIHOOD_GAUSSIAN &&
+      model->likelihood != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED) {
+    return PBP_ERR_BAD_PREDICTIVE_TAIL;
+  }
+  const uint32_t dof = format::load_u32(section.data + layout::kDegreesOfFreedom);
+  if (!math::student_t_dof_valid(dof)) return PBP_ERR_BAD_PREDICTIVE_TAIL;
+  model->tail_dof = dof;
+  return PBP_OK;
+}
+
 // Tensor `k` of the opened model as a byte range: layer l's mean (2l) and variance (2l + 1), then
 // the input mean, std, and the optional input min and max. Empty past the last.
 struct ByteRange {
@@ -263,6 +279,10 @@ pbp_status open_checked(pbp_model* model, const uint8_t* blob, size_t size) {
   }
   if (PBP_WITH_DATA_DISTANCE && sections.input_pair_occupancy.data != nullptr) {
     status = read_input_pair_occupancy(sections.input_pair_occupancy, model);
+    if (status != PBP_OK) return status;
+  }
+  if (PBP_WITH_PREDICTIVE_TAIL && sections.predictive_tail.data != nullptr) {
+    status = read_predictive_tail(sections.predictive_tail, model);
     if (status != PBP_OK) return status;
   }
   if (sections.metadata.data != nullptr) {

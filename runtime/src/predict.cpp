@@ -7,6 +7,7 @@
 #include "pbp/data_distance.hpp"
 #include "pbp/likelihoods.hpp"
 #include "pbp/math.hpp"
+#include "pbp/predictive_tail.hpp"
 
 namespace {
 
@@ -40,9 +41,14 @@ __attribute__((noinline)) pbp_status regression_result(const pbp_model* model, c
 #endif
   p.aleatoric_variance = moments.aleatoric_variance;
   p.std = math::sqrt(p.epistemic_variance + p.aleatoric_variance);
-  // z = Phi^-1((1 + p) / 2), computed from the small tail (1 - p) / 2 so that p near 1 keeps
-  // its precision instead of rounding (1 + p) / 2 to 1.
-  const float z = math::detail::interval_half_width_fast((1.0f - probability) * 0.5f);
+  // z = Phi^-1((1 + p) / 2) (or the Student-t's, in stds), computed from the small tail
+  // (1 - p) / 2 so that p near 1 keeps its precision instead of rounding (1 + p) / 2 to 1.
+  const float tail = (1.0f - probability) * 0.5f;
+#if PBP_WITH_PREDICTIVE_TAIL
+  const float z = outputs::predictive_half_width(tail, model->tail_dof);
+#else
+  const float z = math::detail::interval_half_width_fast(tail);
+#endif
   p.lower = p.mean - z * p.std;
   p.upper = p.mean + z * p.std;
   // field by field, not through an array of copies: 24 bytes less on the predict stack path

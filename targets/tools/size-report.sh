@@ -35,8 +35,9 @@
 # sections its link map takes from libpbp_runtime.a summed. The float32 model is the committed
 # example's (13-50-1, what section 1 trains); the int8 one is it quantised (`pbp quantize
 # --storage int8`, with build/host/bin/pbp, built if missing). The "distance" rows add the distance
-# variance section 1 leaves out (-DPBP_RUNTIME_DATA_DISTANCE=ON, the CMake default: what a model
-# trained with --recipe auto needs). The last row, "every kernel", is the float32 firmware against
+# variance and the Student-t predictive section 1 leaves out (-DPBP_RUNTIME_DATA_DISTANCE=ON
+# -DPBP_RUNTIME_PREDICTIVE_TAIL=ON, the CMake defaults: what a model trained with --recipe auto
+# needs). The last row, "every kernel", is the float32 firmware against
 # the runtime installed with the preset's defaults alone (Release, every activation and storage
 # type, the distance variance): what section 1 gave before it named the options.
 set -euo pipefail
@@ -80,7 +81,8 @@ PY
       distance=OFF
       [ "$variant" = "$storage" ] || distance=ON
       options=(-DCMAKE_BUILD_TYPE=MinSizeRel -DPBP_RUNTIME_ACTIVATIONS=relu "-DPBP_RUNTIME_STORAGE=$storage"
-        -DPBP_RUNTIME_LIKELIHOODS=gaussian_epistemic_scaled "-DPBP_RUNTIME_DATA_DISTANCE=$distance")
+        -DPBP_RUNTIME_LIKELIHOODS=gaussian_epistemic_scaled "-DPBP_RUNTIME_DATA_DISTANCE=$distance"
+        "-DPBP_RUNTIME_PREDICTIVE_TAIL=$distance")
       label="-Os, relu, $storage ($storage)"
       [ $distance = OFF ] || label="-Os, relu, $storage, distance ($storage)"
       if [ $storage = default ]; then

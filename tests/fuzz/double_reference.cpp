@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "distance_reference.hpp"
+#include "interval_reference.hpp"
 #include "pbp/float16.hpp"
 #include "pbp/format.hpp"
 
@@ -24,8 +25,6 @@ namespace {
 constexpr double kReluMeanError = 0x1p-15;
 constexpr double kReluVarianceError = 0x1p-13;
 constexpr double kReluClampedTail = 1e-37;
-// interval_half_width_fast: ~1e-6 relative (tests/runtime/math), taken x10.
-constexpr double kIntervalError = 1e-5;
 // math::normal_cdf and math::exp in float: a few ulp, taken as 64 and 8.
 constexpr double kCdfError = 64 * kU;
 constexpr double kExpError = 8 * kU;
@@ -288,16 +287,6 @@ const char* report(const char* what, double actual, double value, double bound) 
   return what;
 }
 
-// z with Phi(-z) = q, by bisection on the double erfc.
-double upper_quantile(double q) {
-  double lo = 0.0, hi = 40.0;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (0.5 * std::erfc(mid / std::sqrt(2.0)) > q ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
-}
-
 }  // namespace
 
 OutputMoments reference_output_moments(const pbp_model& model, const float* input) {
@@ -367,7 +356,8 @@ const char* check_regression(const pbp_model& model, const float* input, float p
   const double sd = std::sqrt(sum);
   const double b_sd = sane((sd > 0 ? std::min(std::sqrt(b_sum), b_sum / sd) : std::sqrt(b_sum)) +
                            1.01 * kU * (sd + std::sqrt(b_sum)));
-  const double z = upper_quantile((1.0 - static_cast<double>(probability)) * 0.5);
+  const double z =
+      reference_half_width((1.0 - static_cast<double>(probability)) * 0.5, model.tail_dof);
   const double half = z * sd;
   const double b_half = z * b_sd + kIntervalError * z * (sd + b_sd) + 1.01 * kU * (half + z * b_sd);
   const double lower = mean - half, upper = mean + half;

@@ -118,6 +118,7 @@ def test_distance_variance_off_trains_what_pbp_train_off_trains(tmp_path, pbp_cl
         X, y, feature_names=["x0", "x1", "x2"], target_name="y")
     assert ours._fitted_model().distance_scale == cli._fitted_model().distance_scale == 0.0
     assert ours._fitted_model().pair_scale == cli._fitted_model().pair_scale == 0.0
+    assert ours._fitted_model().tail_dof == cli._fitted_model().tail_dof
     rows = with_outside_rows(X)
     for a, b in zip(ours.predict_uncertainty(rows), cli.predict_uncertainty(rows)):
         assert np.array_equal(a, b)

@@ -19,8 +19,9 @@ void write_calibration_plot(const std::string& path, const RowPredictions& predi
                             std::span<const double> targets, const std::string& title) {
   require_calibration_plot(predictions.task);
   if (predictions.task == trainer::Task::regression) {
-    const std::vector<trainer::CoverageLevel> levels = trainer::interval_coverage(
-        targets, predictions.mean, predictions.variance, trainer::default_coverage_levels());
+    const std::vector<trainer::CoverageLevel> levels =
+        trainer::interval_coverage(targets, predictions.mean, predictions.variance,
+                                   trainer::default_coverage_levels(), predictions.tail_dof);
     plot::write_coverage_calibration_plot(path, levels, targets.size(), title);
     return;
   }

@@ -92,6 +92,7 @@ struct SplitResult {
   double train_cpu_seconds = 0.0;  // the training thread's CPU time
   trainer::RecipeChoice choice;    // what the automatic recipe chose (epochs 0 otherwise)
   double distance_scale = 0.0, pair_scale = 0.0;  // the model's A and A2 (0: no term)
+  uint32_t tail_dof = 0;                          // its Student-t predictive's (0: Gaussian)
 };
 
 SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
@@ -107,6 +108,7 @@ SplitResult run_split(const trainer::Dataset& data, const trainer::Split& split,
   result.train_cpu_seconds = thread_cpu_seconds() - cpu_start;
   result.distance_scale = model.distance_scale;
   result.pair_scale = model.pair_scale;
+  result.tail_dof = model.tail_dof;
 
   // Evaluate the blob through the runtime, exactly as `pbp train` + `pbp eval` would.
   const LoadedModel blob = LoadedModel::open(trainer::write_blob(model), "split blob");
@@ -234,6 +236,7 @@ void print_json(const std::vector<Column>& columns, const std::vector<SplitResul
     split.add("train_seconds", r.train_seconds);
     split.add("train_cpu_seconds", r.train_cpu_seconds);
     split.add("distance_scale", r.distance_scale).add("pair_scale", r.pair_scale);
+    split.add("tail_dof", r.tail_dof);
     if (r.choice.epochs > 0) {  // the automatic recipe's choice
       std::string hidden;
       for (const uint32_t width : r.choice.hidden) {

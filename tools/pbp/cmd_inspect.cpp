@@ -23,6 +23,7 @@
 #include "pbp/model_view.hpp"
 #include "pbp/outputs.hpp"
 #include "pbp/pbp.hpp"
+#include "pbp/predictive_tail.hpp"
 #include "pbp/trainer/input_relevance.hpp"
 #include "target_cost.hpp"
 
@@ -46,7 +47,7 @@ const char* const kUsage =
     "           variance as row-major outputs x (inputs + 1) lists, bias last), noise_gamma,\n"
     "           prior_gamma, input_mean, input_std, input_min, input_max (null: a blob\n"
     "           without training ranges), distance_scale (null: no distance variance),\n"
-    "           pair_scale (null: no pair variance),\n"
+    "           pair_scale (null: no pair variance), tail_dof (null: a Gaussian predictive),\n"
     "           target_mean, target_std, metadata; for\n"
     "           an ARD model (pbp train --prior ard) also input_relevance and bias_prior_gamma;\n"
     "           for a Laplace model (--prior laplace) input_relevance and laplace_scale.\n"
@@ -127,6 +128,8 @@ const char* section_name(uint32_t type) {
       return "input_occupancy";
     case fmt::SectionType::input_pair_occupancy:
       return "input_pair_occupancy";
+    case fmt::SectionType::predictive_tail:
+      return "predictive_tail";
   }
   return "unknown";
 }
@@ -204,6 +207,7 @@ std::string inspect_json(const std::string& path, const pbp::Model& model) {
       .add_raw("distance_scale",
                m.input_occupancy ? float_text(m.distance_scale) : std::string("null"))
       .add_raw("pair_scale", m.pair_occupancy ? float_text(m.pair_scale) : std::string("null"))
+      .add_raw("tail_dof", m.tail_dof != 0u ? std::to_string(m.tail_dof) : std::string("null"))
       .add_raw("target_mean", float_text(m.target_mean))
       .add_raw("target_std", float_text(m.target_std))
       .add_raw("metadata", metadata);
@@ -299,6 +303,16 @@ void print_ranges(const pbp_model& m, const std::vector<std::string>& names) {
   print_pairs(m, names);
 }
 
+// A Student-t predictive (FORMAT.md, section 9): what its intervals are against a Gaussian's.
+void print_tail(const pbp_model& m) {
+  if (m.tail_dof == 0u) return;
+  std::printf(
+      "predictive: Student-t, %u degrees of freedom, the variance of the std; 50 %% interval "
+      "+-%.3f std, 95 %% +-%.3f std (Gaussian: 0.674, 1.960)\n",
+      m.tail_dof, pbp::outputs::predictive_half_width(0.25, m.tail_dof),
+      pbp::outputs::predictive_half_width(0.025, m.tail_dof));
+}
+
 // What the network's outputs z ~ N(nu, psi) become for the model's task (runtime/FORMAT.md). Only
 // regression uses the noise Gamma and the target's standardisation; the other tasks' blobs
 // carry placeholders there, which would mean nothing here.
@@ -322,7 +336,8 @@ void print_output(const pbp_model& m) {
       return;
     default: {
       const float variance = outputs::gamma_variance(m.noise_a, m.noise_b);
-      std::printf("output:     Gaussian predictive in target units (pbp_predict)\n");
+      std::printf("output:     %s predictive in target units (pbp_predict)\n",
+                  m.tail_dof != 0u ? "Student-t" : "Gaussian");
       if (m.likelihood == PBP_LIKELIHOOD_GAUSSIAN_HETEROSCEDASTIC) {
         std::printf(
             "noise:      per input: the second output is its log variance (the Gamma is "
@@ -393,6 +408,7 @@ void print_summary(const std::string& path, const pbp::Model& model) {
   if (m.notes.length) std::printf("notes:      %s\n", text(m.notes).c_str());
   std::printf("written by: %s\n", m.writer.length ? text(m.writer).c_str() : "(not recorded)");
   print_ranges(m, names);
+  print_tail(m);
   if (priors) print_relevance(*priors, names);
   if (scale) print_laplace_relevance(m, *scale, names);
 }

@@ -186,7 +186,10 @@ std::string recipe_summary(const trainer::RecipeChoice& choice, const trainer::M
               ? ""
               : ", distance variance scale " + general(model.distance_scale, 4)) +
          (model.pair_occupancy.empty() ? ""
-                                       : ", pair variance scale " + general(model.pair_scale, 4));
+                                       : ", pair variance scale " + general(model.pair_scale, 4)) +
+         (model.tail_dof == 0 ? ""
+                              : ", Student-t predictive with " + std::to_string(model.tail_dof) +
+                                    " degrees of freedom");
 }
 
 trainer::Dataset load_training_data(const ParsedOptions& options, trainer::TrainOptions& train) {

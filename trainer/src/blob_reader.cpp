@@ -121,6 +121,7 @@ Model read_model(const pbp_model& opened) {
         opened.input_occupancy,
         opened.input_occupancy + fmt::input_occupancy_section::kWordsPerInput * opened.input_count);
   }
+  model.tail_dof = opened.tail_dof;
   if (opened.pair_occupancy != nullptr) {
     namespace layout = fmt::input_pair_occupancy_section;
     model.pair_scale = opened.pair_scale;

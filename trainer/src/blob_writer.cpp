@@ -13,6 +13,7 @@
 #include "int8_codes.hpp"
 #include "pbp/activations.hpp"
 #include "pbp/format.hpp"
+#include "pbp/math.hpp"
 #include "pbp/pbp.h"
 #include "pbp/storage_types.hpp"
 #include "pbp/trainer/atomic_file.hpp"
@@ -146,6 +147,14 @@ void check_model(const Model& model) {
     throw std::invalid_argument(
         "write_blob: input pair occupancy needs a regression model of 2 to 32 inputs with input "
         "ranges and 8 words per input pair");
+  }
+  if (model.tail_dof != 0 &&
+      (!math::student_t_dof_valid(model.tail_dof) ||
+       (model_blob_likelihood(model) != PBP_LIKELIHOOD_GAUSSIAN &&
+        model_blob_likelihood(model) != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED))) {
+    throw std::invalid_argument(
+        "write_blob: a Student-t predictive needs a Gaussian regression model and an even number "
+        "of degrees of freedom in 4 .. 32");
   }
   if (!model.metadata.feature_names.empty() &&
       model.metadata.feature_names.size() != model.input_count()) {
@@ -323,7 +332,9 @@ std::vector<uint8_t> write_blob(const Model& model) {
   // metadata always (at least the writer's version); the input occupancies when the model has them
   const bool occupancy = !model.input_occupancy.empty();
   const bool pair_occupancy = !model.pair_occupancy.empty();
-  const uint32_t section_count = 5u + (occupancy ? 1u : 0u) + (pair_occupancy ? 1u : 0u);
+  const bool tail = model.tail_dof != 0;
+  const uint32_t section_count =
+      5u + (occupancy ? 1u : 0u) + (pair_occupancy ? 1u : 0u) + (tail ? 1u : 0u);
   const uint32_t layer_count = static_cast<uint32_t>(model.layers.size());
 
   ByteWriter out;
@@ -392,6 +403,12 @@ std::vector<uint8_t> write_blob(const Model& model) {
       out.put_u32(pairs_at + layout::kGrids + 4 * w, model.pair_occupancy[w]);
     }
     close_section(fmt::SectionType::input_pair_occupancy, true, pairs_at);
+  }
+  if (tail) {
+    namespace layout = fmt::predictive_tail_section;
+    const size_t tail_at = out.reserve(layout::kSize);
+    out.put_u32(tail_at + layout::kDegreesOfFreedom, model.tail_dof);
+    close_section(fmt::SectionType::predictive_tail, true, tail_at);
   }
 
   // Tensor data last: every descriptor above is patched as its tensor is appended.

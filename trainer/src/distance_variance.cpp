@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "pbp/data_distance.hpp"
+#include "pbp/predictive_tail.hpp"
 #include "pbp/trainer/independent_tasks.hpp"
 
 namespace pbp::trainer {
@@ -72,7 +73,9 @@ double DistanceFoldScore::loglik(double scale, double pair_scale) const {
   for (size_t i = 0; i < variance.size(); ++i) {
     double v = variance[i] + distance::distance_variance(scale, distance[i], target_std);
     if (!novelty.empty()) v += distance::distance_variance(pair_scale, novelty[i], target_std);
-    total += -0.5 * (std::log(2.0 * std::numbers::pi * v) + error_squared[i] / v);
+    total += tail_dof == 0 ? -0.5 * (std::log(2.0 * std::numbers::pi * v) + error_squared[i] / v)
+                           : outputs::predictive_log_density(error_squared[i] / v, tail_dof) -
+                                 0.5 * std::log(v);
   }
   return total / static_cast<double>(variance.size());
 }
@@ -133,8 +136,12 @@ std::vector<uint32_t> input_pair_occupancy(const Dataset& data, const Standardis
 }
 
 DistanceFolds::DistanceFolds(const Dataset& data, const TrainOptions& chosen, const Gamma& noise,
-                             double epistemic_scale)
-    : data_(data), options_(chosen), noise_(noise), epistemic_scale_(epistemic_scale) {
+                             double epistemic_scale, uint32_t tail_dof)
+    : data_(data),
+      options_(chosen),
+      noise_(noise),
+      epistemic_scale_(epistemic_scale),
+      tail_dof_(tail_dof) {
   options_.on_epoch = {};
   options_.stop_after = {};
   // The cheap model: one hidden layer, at most kFoldEpochs epochs.
@@ -160,6 +167,7 @@ void DistanceFolds::score(size_t fold, uint32_t threads) {
   model.noise = noise_;
   model.epistemic_scale = epistemic_scale_;
   scores_[fold] = score_fold(fit, data_.subset(folds_[fold].held_out), model);
+  scores_[fold].tail_dof = tail_dof_;
 }
 
 DistanceScaleFit DistanceFolds::fit() const {
@@ -193,7 +201,7 @@ DistanceScaleFit DistanceFolds::fit() const {
 
 DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
                                     const Model& model) {
-  DistanceFolds folds(data, chosen, model.noise, model.epistemic_scale);
+  DistanceFolds folds(data, chosen, model.noise, model.epistemic_scale, model.tail_dof);
   IndependentTasks tasks(chosen.threads);
   const uint32_t threads = tasks.threads_for(folds.count()) > 1 ? 1 : chosen.threads;
   tasks.run(folds.count(), [&](size_t i) { folds.score(i, threads); });

@@ -3,6 +3,7 @@
 
 #include "likelihoods/likelihoods.hpp"
 #include "pbp/outputs.hpp"
+#include "pbp/predictive_tail.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -36,12 +37,13 @@ std::vector<double> standardised_distances(std::span<const double> targets,
   return distances;
 }
 
-// The fraction of `distances` inside the central `level` interval of a standard normal.
-double fraction_inside(std::span<const double> distances, double level) {
+// The fraction of `distances` inside the central `level` interval of the predictive, in stds.
+double fraction_inside(std::span<const double> distances, double level, uint32_t tail_dof) {
   if (!(level > 0.0 && level < 1.0)) {
     throw std::invalid_argument("metrics: a coverage level must be in (0, 1)");
   }
-  const double z = standard_normal_quantile((1.0 + level) / 2.0);
+  const double z = tail_dof == 0 ? standard_normal_quantile((1.0 + level) / 2.0)
+                                 : outputs::predictive_half_width((1.0 - level) / 2.0, tail_dof);
   size_t inside = 0;
   for (const double distance : distances) inside += distance <= z;
   return static_cast<double>(inside) / static_cast<double>(distances.size());
@@ -50,33 +52,41 @@ double fraction_inside(std::span<const double> distances, double level) {
 }  // namespace
 
 RegressionMetrics regression_metrics(std::span<const double> targets, std::span<const double> mean,
-                                     std::span<const double> variance) {
+                                     std::span<const double> variance, uint32_t tail_dof) {
+  if (tail_dof != 0 && !math::student_t_dof_valid(tail_dof)) {
+    throw std::invalid_argument("metrics: a Student-t needs an even dof in 4 .. 32");
+  }
   const std::vector<double> distances = standardised_distances(targets, mean, variance);
   double squared_error = 0.0, loglik = 0.0;
   for (size_t i = 0; i < targets.size(); ++i) {
     const double residual = targets[i] - mean[i];
     squared_error += residual * residual;
-    loglik +=
-        -0.5 * (std::log(2.0 * std::numbers::pi * variance[i]) + residual * residual / variance[i]);
+    loglik += tail_dof == 0
+                  ? -0.5 * (std::log(2.0 * std::numbers::pi * variance[i]) +
+                            residual * residual / variance[i])
+                  : outputs::predictive_log_density(residual * residual / variance[i], tail_dof) -
+                        0.5 * std::log(variance[i]);
   }
   const double n = static_cast<double>(targets.size());
   RegressionMetrics metrics;
   metrics.count = targets.size();
   metrics.rmse = std::sqrt(squared_error / n);
   metrics.loglik = loglik / n;
-  metrics.coverage50 = fraction_inside(distances, 0.50);
-  metrics.coverage90 = fraction_inside(distances, 0.90);
-  metrics.coverage95 = fraction_inside(distances, 0.95);
+  metrics.coverage50 = fraction_inside(distances, 0.50, tail_dof);
+  metrics.coverage90 = fraction_inside(distances, 0.90, tail_dof);
+  metrics.coverage95 = fraction_inside(distances, 0.95, tail_dof);
   return metrics;
 }
 
 std::vector<CoverageLevel> interval_coverage(std::span<const double> targets,
                                              std::span<const double> mean,
                                              std::span<const double> variance,
-                                             std::span<const double> nominal) {
+                                             std::span<const double> nominal, uint32_t tail_dof) {
   const std::vector<double> distances = standardised_distances(targets, mean, variance);
   std::vector<CoverageLevel> levels;
-  for (const double level : nominal) levels.push_back({level, fraction_inside(distances, level)});
+  for (const double level : nominal) {
+    levels.push_back({level, fraction_inside(distances, level, tail_dof)});
+  }
   return levels;
 }
 

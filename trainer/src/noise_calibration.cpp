@@ -6,6 +6,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "pbp/predictive_tail.hpp"
+
 namespace pbp::trainer {
 namespace {
 
@@ -49,6 +51,25 @@ double held_out_loglik(const HeldOutResiduals& rows, double noise, double episte
     sum += -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
   }
   return sum / static_cast<double>(rows.size());
+}
+
+uint32_t calibrated_tail_dof(const HeldOutResiduals& rows, const PredictiveCalibration& fit) {
+  if (!rows.aleatoric.empty() || rows.size() == 0) return 0;
+  uint32_t best = 0;
+  double best_loglik = held_out_loglik(rows, fit.noise_variance, fit.epistemic_scale);
+  for (const uint32_t dof : kTailDofs) {
+    double sum = 0.0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const double v = fit.epistemic_scale * rows.epistemic[i] + fit.noise_variance;
+      sum += outputs::predictive_log_density(rows.squared_error[i] / v, dof) - 0.5 * std::log(v);
+    }
+    const double loglik = sum / static_cast<double>(rows.size());
+    if (loglik > best_loglik) {
+      best = dof;
+      best_loglik = loglik;
+    }
+  }
+  return best;
 }
 
 double calibrated_noise_variance(const HeldOutResiduals& rows, double epistemic_scale) {

@@ -80,6 +80,7 @@ std::vector<LikelihoodKind> searched_likelihoods(const TrainOptions& options,
 void apply_calibration(Model& model, const RecipeChoice& choice) {
   model.epistemic_scale = choice.epistemic_scale;
   if (!heteroscedastic(model)) {
+    model.tail_dof = choice.tail_dof;
     const double rows = static_cast<double>(choice.held_out_rows);
     model.noise = Gamma{1.0 + 0.5 * rows, choice.noise_variance * 0.5 * rows};
     return;
@@ -177,7 +178,7 @@ Model train_with_recipe(const Dataset& data, const TrainOptions& options, Recipe
     cheap.start = nullptr;
     Model calibrated;  // the search's calibration: its noise Gamma
     apply_calibration(calibrated, best);
-    distance.emplace(data, cheap, calibrated.noise, best.epistemic_scale);
+    distance.emplace(data, cheap, calibrated.noise, best.epistemic_scale, best.tail_dof);
   }
   const size_t trainings = 1 + (distance ? distance->count() : 0);
   o.threads = tasks.threads_for(trainings) > 1 ? 1 : options.threads;

@@ -206,6 +206,7 @@ SearchOutcome search_candidates(const Dataset& data, const TrainOptions& options
     RecipeChoice choice;
     const RaceEntry* entry = nullptr;
     Model* searched = nullptr;
+    const HeldOutResiduals* rows = nullptr;
   };
   Best gaussian, varying;
   gaussian.choice.held_out_loglik = varying.choice.held_out_loglik = -INFINITY;
@@ -233,7 +234,8 @@ SearchOutcome search_candidates(const Dataset& data, const TrainOptions& options
                               fit.epistemic_scale, pooled[k][c].size(), folds, candidates[k].second,
                               fit.noise_floor},
                              &race[k][c],
-                             &searched[k][c]};
+                             &searched[k][c],
+                             &pooled[k][c]};
       }
     }
   }
@@ -244,6 +246,12 @@ SearchOutcome search_candidates(const Dataset& data, const TrainOptions& options
     throw std::runtime_error("no candidate of the automatic recipe fits the held-out rows");
   }
   SearchOutcome outcome{chosen.choice, std::nullopt};
+  // The predictive's tails, from the same rows at the calibration kept (Gaussian models only).
+  if (!varying_wins) {
+    outcome.best.tail_dof = calibrated_tail_dof(
+        *chosen.rows, {chosen.choice.noise_variance, chosen.choice.epistemic_scale,
+                       chosen.choice.held_out_loglik, chosen.choice.noise_floor});
+  }
   if (keep_models) outcome.start = std::move(*chosen.searched);
   return outcome;
 }

@@ -52,8 +52,11 @@ enum class SectionType : uint32_t {
   // optional, written required, likewise: the pair variance's scale and each input pair's
   // occupied cells
   input_pair_occupancy = 8,
+  // optional, written required: a Student-t predictive's degrees of freedom (a reader without it
+  // would give Gaussian intervals)
+  predictive_tail = 9,
 };
-inline constexpr uint32_t kKnownSectionTypes = 8;
+inline constexpr uint32_t kKnownSectionTypes = 9;
 
 // The CRC-32 trailer: the last 4 bytes of the blob, over every byte before it.
 inline constexpr uint32_t kCrcSize = 4;
@@ -250,6 +253,15 @@ inline constexpr uint64_t size(uint32_t input_count) {
   return kGrids + 4ull * kWordsPerPair * pair_count(input_count);
 }
 }  // namespace input_pair_occupancy_section
+
+// Section "predictive_tail": a regression model whose predictive is a Student-t with nu degrees
+// of freedom instead of a Gaussian, of the same variance: scale std sqrt((nu - 2) / nu)
+// (math/student_t.hpp: even nu, so its CDF is algebraic). Exactly kSize bytes; regression with the
+// Gaussian likelihoods only.
+namespace predictive_tail_section {
+inline constexpr uint32_t kDegreesOfFreedom = 0;  // u32, even, in [4, 32]
+inline constexpr uint32_t kSize = 4;
+}  // namespace predictive_tail_section
 
 // The smallest input std a blob may hold for an input of mean `mean`, as a fraction of |mean|:
 // rounding an input near the mean to float32 moves it by up to 2^-24 |mean|, which this bound

@@ -123,12 +123,15 @@ typedef enum pbp_status {
   PBP_ERR_STORE_LAYOUT = 49, /* slots or flash geometry invalid (alignment, overlap, sizes) */
   /* A learner's running check (the blob's optional learn_check section, FORMAT.md) out of range. */
   PBP_ERR_BAD_LEARN_CHECK = 50,
+  /* A predictive_tail section (FORMAT.md, section 9) on a model that is not Gaussian regression,
+   * or its degrees of freedom not even and in 4 .. 32. */
+  PBP_ERR_BAD_PREDICTIVE_TAIL = 51,
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
   PBP_STATUS_FORCE_32_BITS = 0x7fffffff
 } pbp_status;
 
-#define PBP_NUM_STATUSES 51 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
+#define PBP_NUM_STATUSES 52 /* statuses 0 .. PBP_NUM_STATUSES - 1 (a count, not a task) */
 
 /* Tasks: what a model predicts, and the predict function for it. Calling another predict
  * function returns PBP_ERR_WRONG_TASK. */
@@ -225,6 +228,10 @@ typedef struct pbp_model {
    * pair_occupancy (8 words per input pair) NULL and pair_scale 0 when the blob has none. */
   const uint32_t* pair_occupancy;
   float pair_scale;
+  /* Regression: 0 for a Gaussian predictive; else a Student-t predictive with this many degrees
+   * of freedom (even, 4 .. 32; FORMAT.md, section 9) and the same variance, which sets the
+   * prediction's interval. */
+  uint32_t tail_dof;
   pbp_layer layers[PBP_MAX_LAYERS];
   /* Metadata (all empty when the blob has none). */
   pbp_string name;
@@ -261,7 +268,7 @@ typedef struct pbp_prediction {
   float epistemic_variance; /* from the weights' uncertainty */
   float aleatoric_variance; /* noise: b / (a - 1) of the noise Gamma, times target_std^2 */
   float std;                /* sqrt(epistemic + aleatoric) */
-  float lower;              /* central interval holding `probability` of a Gaussian predictive */
+  float lower;              /* central interval holding `probability` of the predictive */
   float upper;
   pbp_range_report range; /* the input row against the training ranges */
 } pbp_prediction;

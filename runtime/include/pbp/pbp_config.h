@@ -55,4 +55,12 @@
 #define PBP_WITH_DATA_DISTANCE 1
 #endif
 
+/* Student-t predictives of regression models (pbp train's default where held-out rows want one,
+ * FORMAT.md section 9): the interval of a t of the prediction's variance. 0: pbp_open refuses
+ * blobs holding one (PBP_ERR_UNKNOWN_REQUIRED_SECTION). CMake: -DPBP_RUNTIME_PREDICTIVE_TAIL=OFF.
+ * Default 1. */
+#ifndef PBP_WITH_PREDICTIVE_TAIL
+#define PBP_WITH_PREDICTIVE_TAIL 1
+#endif
+
 #endif /* PBP_PBP_CONFIG_H */

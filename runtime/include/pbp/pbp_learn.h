@@ -66,7 +66,7 @@ extern "C" {
 typedef struct pbp_learn_check {
   uint32_t rows;     /* regression rows scored since pbp_learn_init */
   float window;      /* the window's weight: the effective number of rows in it (-> 128) */
-  float mean_loglik; /* windowed mean of log N(y | predictive) in target units */
+  float mean_loglik; /* windowed mean of log p(y | predictive) in target units */
   float mean_z2;     /* windowed mean of (y - mean)^2 / predictive variance: 1 if calibrated */
   float inside_95;   /* windowed fraction of rows inside their 95 % predictive interval */
   /* Gaussian epistemic-scaled models: the window's prequential evidence for each candidate

@@ -299,6 +299,17 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   reseal(pair_section_short);
   check_or_write("tests/fuzz/corpus/pair_section_short.pbp", pair_section_short);
   EXPECT_EQ(open_status(pair_section_short), PBP_ERR_SECTION_SIZE);
+
+  pbp::trainer::Model tail = pbp::test_fixtures::tiny_model();  // section 9: a 4-dof Student-t
+  tail.tail_dof = 4;
+  const Bytes with_tail = pbp::trainer::write_blob(tail);
+  check_or_write("tests/fuzz/corpus/valid_predictive_tail.pbp", with_tail);
+  EXPECT_EQ(open_status(with_tail), PBP_OK);
+  Bytes tail_dof_odd = with_tail;  // 5 degrees of freedom: PBP_ERR_BAD_PREDICTIVE_TAIL
+  fmt::store_u32(&tail_dof_odd[section_offset(with_tail, fmt::SectionType::predictive_tail)], 5u);
+  reseal(tail_dof_odd);
+  check_or_write("tests/fuzz/corpus/predictive_tail_odd_dof.pbp", tail_dof_odd);
+  EXPECT_EQ(open_status(tail_dof_odd), PBP_ERR_BAD_PREDICTIVE_TAIL);
 }
 
 // What a device's learner writes keeps the pair section bit for bit: the grids stay the
@@ -316,6 +327,18 @@ TEST(BlobFixtures, LearnerKeepsThePairOccupancy) {
   EXPECT_EQ(model.pair_scale, 1.0f);
   EXPECT_TRUE(
       std::equal(pair.pair_occupancy.begin(), pair.pair_occupancy.end(), model.pair_occupancy));
+}
+
+// And the Student-t predictive's degrees of freedom.
+TEST(BlobFixtures, LearnerKeepsThePredictiveTail) {
+  pbp::trainer::Model tail = pbp::test_fixtures::tiny_model();
+  tail.tail_dof = 8;
+  const Bytes learnt = learnt_blob(pbp::trainer::write_blob(tail), 5);
+  std::vector<uint32_t> aligned((learnt.size() + 3) / 4);
+  std::memcpy(aligned.data(), learnt.data(), learnt.size());
+  pbp_model model{};
+  ASSERT_EQ(pbp_open(&model, aligned.data(), learnt.size()), PBP_OK);
+  EXPECT_EQ(model.tail_dof, 8u);
 }
 
 }  // namespace

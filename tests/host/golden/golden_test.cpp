@@ -65,6 +65,8 @@ struct Spec {
   // inputs 0 and 1 are both in their upper halves (and the input occupancy of the same rows), with
   // this pair scale
   double pair_scale = 0.0;
+  // not 0: the blob has a Student-t predictive (section 9) with these degrees of freedom
+  uint32_t tail_dof = 0;
 };
 
 const std::vector<Spec>& specs() {
@@ -147,6 +149,21 @@ const std::vector<Spec>& specs() {
        LikelihoodKind::automatic,
        1.5,
        2.5},
+      // Section 9: the interval of a Student-t of the same variance (predictive_tail.hpp), its
+      // quantile in float on every target; 4 degrees of freedom, the heaviest tails.
+      {"3-8-1 Student-t",
+       3,
+       {8},
+       400,
+       40,
+       11,
+       4.6875,
+       Activation::relu,
+       format::Storage::float32,
+       LikelihoodKind::automatic,
+       0.0,
+       0.0,
+       4},
   };
   return list;
 }
@@ -346,6 +363,7 @@ std::string generate_header() {
     model.metadata = Metadata{};
     model.epistemic_scale = spec.epistemic_scale;
     model.weight_storage = spec.storage;
+    model.tail_dof = spec.tail_dof;
     if (spec.distance_scale != 0.0 || spec.pair_scale != 0.0) {
       const Dataset occupying =
           spec.pair_scale != 0.0 ? rows_without_a_corner(spec) : rows_around_a_gap(spec);

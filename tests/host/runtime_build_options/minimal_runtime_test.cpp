@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // A runtime built with ReLU, float32 and the always-built likelihoods only (PBP_WITH_ERF=0,
 // PBP_WITH_SIGN=0, PBP_WITH_FLOAT16=0, PBP_WITH_INT8=0, PBP_WITH_HETEROSCEDASTIC=0,
-// PBP_WITH_DATA_DISTANCE=0) opens and runs the corpus's ReLU float32 models, and refuses its erf
-// and sign models with PBP_ERR_ACTIVATION, its float16 and int8 ones with PBP_ERR_STORAGE_TYPE, a
-// heteroscedastic one with PBP_ERR_UNSUPPORTED_TASK and one with the distance variance with
-// PBP_ERR_UNKNOWN_REQUIRED_SECTION: it never misreads them.
+// PBP_WITH_DATA_DISTANCE=0, PBP_WITH_PREDICTIVE_TAIL=0) opens and runs the corpus's ReLU float32
+// models, and refuses its erf and sign models with PBP_ERR_ACTIVATION, its float16 and int8 ones
+// with PBP_ERR_STORAGE_TYPE, a heteroscedastic one with PBP_ERR_UNSUPPORTED_TASK and one with the
+// distance variance or a Student-t predictive with PBP_ERR_UNKNOWN_REQUIRED_SECTION: it never
+// misreads them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,7 +20,7 @@ namespace {
 
 static_assert(PBP_WITH_ERF == 0 && PBP_WITH_SIGN == 0 && PBP_WITH_FLOAT16 == 0 &&
                   PBP_WITH_INT8 == 0 && PBP_WITH_HETEROSCEDASTIC == 0 &&
-                  PBP_WITH_DATA_DISTANCE == 0,
+                  PBP_WITH_DATA_DISTANCE == 0 && PBP_WITH_PREDICTIVE_TAIL == 0,
               "this test needs the minimal build");
 
 TEST(MinimalRuntime, RefusesErfAndSignModels) {
@@ -44,6 +45,10 @@ TEST(MinimalRuntime, RefusesHeteroscedasticModels) {
 TEST(MinimalRuntime, RefusesDistanceVarianceModels) {
   EXPECT_EQ(open_corpus_blob("valid_distance_variance.pbp"), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
   EXPECT_EQ(open_corpus_blob("valid_pair_variance.pbp"), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
+}
+
+TEST(MinimalRuntime, RefusesStudentTModels) {
+  EXPECT_EQ(open_corpus_blob("valid_predictive_tail.pbp"), PBP_ERR_UNKNOWN_REQUIRED_SECTION);
 }
 
 TEST(MinimalRuntime, RunsReluModels) {

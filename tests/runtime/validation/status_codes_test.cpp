@@ -539,6 +539,24 @@ PBP_TEST(learn_check_status) {
   for (const float value : state) PBP_CHECK(value == 7.0f);
 }
 
+// A predictive_tail section (the metadata entry retyped): odd degrees of freedom; and on a
+// binary model. Every case: tests/runtime/predictive_tail.
+PBP_TEST(predictive_tail_status) {
+  EditableBlob& blob = pbp_test::tiny_copy();
+  uint8_t* entry = pbp_test::section_entry(blob, fmt::SectionType::metadata);
+  set_u32(entry + fmt::section_entry::kType,
+          static_cast<uint32_t>(fmt::SectionType::predictive_tail));
+  set_u32(entry + fmt::section_entry::kLength, fmt::predictive_tail_section::kSize);
+  uint8_t* dof = pbp_test::section(blob, fmt::SectionType::predictive_tail);
+  set_u32(dof, 6u);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  set_u32(dof, 7u);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_PREDICTIVE_TAIL);
+  set_u32(dof, 6u);
+  set_u32(model_field(blob, fmt::model_section::kLikelihood), PBP_LIKELIHOOD_PROBIT);
+  EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_PREDICTIVE_TAIL);
+}
+
 PBP_TEST(every_status_code_was_reached) {
   for (int code = 0; code < PBP_NUM_STATUSES; ++code) {
     if (!g_reached[code])

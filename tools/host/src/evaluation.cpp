@@ -28,6 +28,7 @@ RowPredictions predict_rows(const LoadedModel& model, const ModelRows& rows) {
   }
   predictions.mean.resize(n);
   predictions.variance.resize(n);
+  predictions.tail_dof = model.view().tail_dof;
   for (size_t row = 0; row < n; ++row) {
     if (predictions.task == trainer::Task::count) {
       const CountPrediction p = predict_count_row(model, rows, row);
@@ -45,7 +46,8 @@ RowPredictions predict_rows(const LoadedModel& model, const ModelRows& rows) {
 std::vector<Metric> score(const RowPredictions& predictions, std::span<const double> targets) {
   switch (predictions.task) {
     case trainer::Task::regression: {
-      const auto m = trainer::regression_metrics(targets, predictions.mean, predictions.variance);
+      const auto m = trainer::regression_metrics(targets, predictions.mean, predictions.variance,
+                                                 predictions.tail_dof);
       return {{"rmse", m.rmse},
               {"loglik", m.loglik},
               {"coverage50", m.coverage50},

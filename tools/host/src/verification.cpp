@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "pbp/outputs.hpp"
+#include "pbp/predictive_tail.hpp"
 #include "pbp/trainer/metrics.hpp"
 
 namespace pbp::host {
@@ -90,7 +91,10 @@ std::vector<OutputComparison> regression(const LoadedModel& runtime,
   const RegressionPrediction r = runtime.predict_interval(x, p);
   const trainer::Prediction t = trainer::predict(reference, x);
   const double t_std = std::sqrt(t.variance());
-  const double z = trainer::standard_normal_quantile(0.5 * (1.0 + p));
+  // The interval of the reference's predictive shape: a Gaussian's, or its Student-t's.
+  const double z = reference.tail_dof == 0
+                       ? trainer::standard_normal_quantile(0.5 * (1.0 + p))
+                       : outputs::predictive_half_width(0.5 * (1.0 - p), reference.tail_dof);
   return {continuous("mean", r.moments.mean, t.mean, t_std),
           continuous("std", r.std, t_std, t_std),
           continuous("epistemic_std", std::sqrt(r.moments.epistemic_variance),

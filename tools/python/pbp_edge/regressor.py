@@ -16,7 +16,8 @@ Uncertainty = namedtuple("Uncertainty", "mean std epistemic_std aleatoric_std lo
 Uncertainty.__doc__ = """A regression's predictive distribution per row (float32, the runtime's):
 mean and std (std**2 = epistemic_std**2 + aleatoric_std**2 up to rounding); epistemic_std is what
 the weights do not know (large away from the training data), aleatoric_std the noise; [lower,
-upper] the central interval holding `probability` of the Gaussian predictive; outside, distance
+upper] the central interval holding `probability` of the predictive (Gaussian, or the Student-t
+of the model's tail_dof); outside, distance
 and input the row against the inputs' training ranges, as InputRange."""
 
 InputRange = namedtuple("InputRange", "outside distance input")

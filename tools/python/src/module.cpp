@@ -103,6 +103,9 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly(
           "pair_scale",  // A2 of the pair variance (FORMAT.md, section 8); 0: none
           [](const RuntimeModel& r) { return r.view().pair_scale; })
+      .def_property_readonly("tail_dof",  // the Student-t predictive's degrees of freedom
+                                          // (FORMAT.md, section 9); 0: none
+                             [](const RuntimeModel& r) { return r.view().tail_dof; })
       .def("predict_regression", &RuntimeModel::predict_regression, py::arg("x"),
            py::arg("probability") = 0.95)
       .def("predict_classes", &RuntimeModel::predict_classes, py::arg("x"))

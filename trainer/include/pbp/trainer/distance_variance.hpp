@@ -49,6 +49,7 @@ struct DistanceScaleFit {
 struct DistanceFoldScore {
   std::vector<double> error_squared, variance, distance, novelty;
   double target_std = 1.0;
+  uint32_t tail_dof = 0;                                 // the predictive's shape (Model::tail_dof)
   double loglik(double scale, double pair_scale) const;  // mean per row, with the terms
 };
 
@@ -57,10 +58,10 @@ struct DistanceFoldScore {
 // else, so distinct folds may be scored on different threads at once; fit() once all are scored.
 class DistanceFolds {
  public:
-  // The cheap form of `chosen`; the folds scored with `noise` and `epistemic_scale`. `data` must
-  // outlive the folds.
+  // The cheap form of `chosen`; the folds scored with `noise`, `epistemic_scale` and the
+  // predictive's `tail_dof`. `data` must outlive the folds.
   DistanceFolds(const Dataset& data, const TrainOptions& chosen, const Gamma& noise,
-                double epistemic_scale);
+                double epistemic_scale, uint32_t tail_dof);
   size_t count() const { return folds_.size(); }
   void score(size_t fold, uint32_t threads);  // threads: TrainOptions::threads of its training
   DistanceScaleFit fit() const;
@@ -73,13 +74,14 @@ class DistanceFolds {
   TrainOptions options_;
   Gamma noise_;
   double epistemic_scale_;
+  uint32_t tail_dof_;
   std::vector<Fold> folds_;
   std::vector<DistanceFoldScore> scores_;
 };
 
 // A from `data`'s gap and tail folds: the cheap form of `chosen` (the recipe's final network,
 // epochs and settings) trained on each fold's rest, scored with `model`'s noise Gamma and
-// epistemic scale; two folds at once with chosen.threads 2.
+// epistemic scale and predictive shape; two folds at once with chosen.threads 2.
 DistanceScaleFit fit_distance_scale(const Dataset& data, const TrainOptions& chosen,
                                     const Model& model);
 

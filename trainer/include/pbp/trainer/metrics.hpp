@@ -19,9 +19,11 @@ struct RegressionMetrics {
 };
 
 // `mean` and `variance` (total predictive variance, > 0) are aligned with `targets`, which must
-// be non-empty. Throws std::invalid_argument on mismatched sizes or an empty set.
+// be non-empty; `tail_dof` the predictive's shape (Model::tail_dof: 0 Gaussian, else a Student-t
+// of that variance), which the log-likelihood and the intervals follow. Throws
+// std::invalid_argument on mismatched sizes or an empty set.
 RegressionMetrics regression_metrics(std::span<const double> targets, std::span<const double> mean,
-                                     std::span<const double> variance);
+                                     std::span<const double> variance, uint32_t tail_dof = 0);
 
 // The observed coverage of central Gaussian predictive intervals at one nominal level p: the
 // fraction of targets with |y - mean| <= z std, z = Phi^-1((1 + p) / 2).
@@ -36,7 +38,8 @@ struct CoverageLevel {
 std::vector<CoverageLevel> interval_coverage(std::span<const double> targets,
                                              std::span<const double> mean,
                                              std::span<const double> variance,
-                                             std::span<const double> nominal);
+                                             std::span<const double> nominal,
+                                             uint32_t tail_dof = 0);
 
 // The levels a coverage calibration plot uses: 0.05, 0.10, ..., 0.95 and 0.99.
 std::vector<double> default_coverage_levels();

@@ -102,6 +102,9 @@ struct Model {
   // and each pair's grid (format::input_pair_occupancy_section, over the input ranges).
   double pair_scale = 0.0;
   std::vector<uint32_t> pair_occupancy;
+  // Gaussian regression: 0 for a Gaussian predictive, else a Student-t's degrees of freedom with
+  // the same variance (runtime/core/pbp/predictive_tail.hpp; format::predictive_tail_section).
+  uint32_t tail_dof = 0;
   Metadata metadata;
   // How the blob stores the layers' weights (write_blob quantises to it; read_blob says what it
   // read, its values already decoded). Prediction in the trainer always uses the values above.

@@ -55,6 +55,7 @@ struct RecipeChoice {
   size_t folds = 0;
   LikelihoodKind likelihood = LikelihoodKind::gaussian;
   double noise_floor = 0.0;  // heteroscedastic: added to every row's noise (noise_calibration.hpp)
+  uint32_t tail_dof = 0;  // Gaussian: the predictive's Student-t dof, 0 for none (Model::tail_dof)
 };
 
 // Where training stands, for progress displays: the search's candidates (one network on one fold,

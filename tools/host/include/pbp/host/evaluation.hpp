@@ -21,6 +21,7 @@ struct RowPredictions {
   trainer::Task task = trainer::Task::regression;
   size_t classes = 0;                  // binary: 2, multiclass: C, else 0
   std::vector<double> mean, variance;  // regression (total variance) and count
+  uint32_t tail_dof = 0;               // regression: the predictive's shape (pbp_model::tail_dof)
   std::vector<double> probabilities;   // binary, multiclass: `classes` values per row
 };
 RowPredictions predict_rows(const LoadedModel& model, const ModelRows& rows);
