@@ -120,6 +120,13 @@ class PBPRegressor(RegressorMixin, PBPEstimator):
                                  "predict_uncertainty(X).aleatoric_std gives it per row")
         return model.noise_std
 
+    @property
+    def tail_dof_(self):
+        """The predictive's shape: 0 for a Gaussian, else the degrees of freedom of the Student-t of
+        the same variance that recipe='auto' fitted to held-out rows (runtime/FORMAT.md, section 9);
+        predict_uncertainty's intervals follow it."""
+        return self._fitted_model().tail_dof
+
     def _model_predict(self, X, probability):
         model = self._fitted_model()
         return model.predict_regression(self._check_X(X), probability)
