@@ -3,14 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <numeric>
 #include <span>
 #include <stdexcept>
 
 #include "pbp/data_distance.hpp"
-#include "pbp/predictive_tail.hpp"
 #include "pbp/trainer/independent_tasks.hpp"
+#include "pbp/trainer/noise_calibration.hpp"
 
 namespace pbp::trainer {
 namespace {
@@ -73,9 +72,7 @@ double DistanceFoldScore::loglik(double scale, double pair_scale) const {
   for (size_t i = 0; i < variance.size(); ++i) {
     double v = variance[i] + distance::distance_variance(scale, distance[i], target_std);
     if (!novelty.empty()) v += distance::distance_variance(pair_scale, novelty[i], target_std);
-    total += tail_dof == 0 ? -0.5 * (std::log(2.0 * std::numbers::pi * v) + error_squared[i] / v)
-                           : outputs::predictive_log_density(error_squared[i] / v, tail_dof) -
-                                 0.5 * std::log(v);
+    total += predictive_loglik(error_squared[i], v, tail_dof);
   }
   return total / static_cast<double>(variance.size());
 }

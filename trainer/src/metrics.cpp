@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <stdexcept>
 #include <vector>
 
 #include "pbp/math.hpp"
+#include "pbp/trainer/noise_calibration.hpp"
 
 namespace pbp::trainer {
 
@@ -61,11 +61,7 @@ RegressionMetrics regression_metrics(std::span<const double> targets, std::span<
   for (size_t i = 0; i < targets.size(); ++i) {
     const double residual = targets[i] - mean[i];
     squared_error += residual * residual;
-    loglik += tail_dof == 0
-                  ? -0.5 * (std::log(2.0 * std::numbers::pi * variance[i]) +
-                            residual * residual / variance[i])
-                  : outputs::predictive_log_density(residual * residual / variance[i], tail_dof) -
-                        0.5 * std::log(variance[i]);
+    loglik += predictive_loglik(residual * residual, variance[i], tail_dof);
   }
   const double n = static_cast<double>(targets.size());
   RegressionMetrics metrics;

@@ -44,11 +44,19 @@ void HeldOutResiduals::append(const HeldOutResiduals& other) {
   aleatoric.insert(aleatoric.end(), other.aleatoric.begin(), other.aleatoric.end());
 }
 
+double predictive_loglik(double error_squared, double variance, uint32_t tail_dof) {
+  if (tail_dof == 0) {
+    return -0.5 * (std::log(2.0 * std::numbers::pi * variance) + error_squared / variance);
+  }
+  return outputs::predictive_log_density(error_squared / variance, tail_dof) -
+         0.5 * std::log(variance);
+}
+
 double held_out_loglik(const HeldOutResiduals& rows, double noise, double epistemic_scale) {
   double sum = 0.0;
   for (size_t i = 0; i < rows.size(); ++i) {
     const double v = epistemic_scale * rows.epistemic[i] + rows.noise_at(i, noise);
-    sum += -0.5 * (std::log(2.0 * std::numbers::pi * v) + rows.squared_error[i] / v);
+    sum += predictive_loglik(rows.squared_error[i], v);
   }
   return sum / static_cast<double>(rows.size());
 }
@@ -61,7 +69,7 @@ uint32_t calibrated_tail_dof(const HeldOutResiduals& rows, const PredictiveCalib
     double sum = 0.0;
     for (size_t i = 0; i < rows.size(); ++i) {
       const double v = fit.epistemic_scale * rows.epistemic[i] + fit.noise_variance;
-      sum += outputs::predictive_log_density(rows.squared_error[i] / v, dof) - 0.5 * std::log(v);
+      sum += predictive_loglik(rows.squared_error[i], v, dof);
     }
     const double loglik = sum / static_cast<double>(rows.size());
     if (loglik > best_loglik) {

@@ -42,6 +42,12 @@ struct HeldOutResiduals {
 // (s v_i + n_i)).
 double held_out_loglik(const HeldOutResiduals& rows, double noise, double epistemic_scale = 1.0);
 
+// One row's log-likelihood under the predictive of variance `variance` at the squared error
+// `error_squared`: the Gaussian's (tail_dof 0, -1/2 (log 2 pi v + e^2 / v), its bits as they always
+// were) or the Student-t's of that variance (runtime/core/pbp/predictive_tail.hpp). Every
+// held-out and test figure of the trainer and the tools goes through it.
+double predictive_loglik(double error_squared, double variance, uint32_t tail_dof = 0);
+
 // The noise variance that maximises held_out_loglik at that epistemic scale, found to a relative
 // 1e-9 within [1e-10, 1e4] (standardised units: from a near-exact fit to 100 times the target's
 // variance). With zero epistemic variance this is the mean squared error. At least one row.
