@@ -307,8 +307,9 @@ PBP_S8_S16_ROW_HELPER inline void rescaled_row(bool has_c, float mean_sum, float
 // codes' powers of two (and w). The compact build (kCompact) runs every layer in the kHasC copy,
 // whether it has C (has_c) decided at run time; the other copy is for speed.
 template <bool kHasC>
-__attribute__((noinline)) void rows_s8_s16(const pbp_layer& layer, const Codes& codes,
-                                           float* a_mean, float* a_var) {
+__attribute__((noinline)) PBP_S8_S16_ROWS_SCHEDULE void rows_s8_s16(const pbp_layer& layer,
+                                                                    const Codes& codes,
+                                                                    float* a_mean, float* a_var) {
   namespace int8 = format::int8_weights;
   const bool has_c = kCompact ? codes.c != nullptr : kHasC;
   const uint32_t n = layer.inputs;

@@ -54,14 +54,22 @@ __attribute__((always_inline)) inline int32_t group_mean_terms(const int8_t* gq,
   return int32_t{gq[0]} * load_code(group, 0) + int32_t{gq[1]} * load_code(group, 2) +
          int32_t{gq[2]} * load_code(group, 1) + int32_t{gq[3]} * load_code(group, 3);
 }
-__attribute__((always_inline)) inline void add_group_spread_terms(uint64_t& spread,
-                                                                  const uint8_t* gu,
-                                                                  const uint8_t* b) {
+struct SpreadPairs {  // a group's u^2 B terms of units (k, k+2) and (k+1, k+3), each < 2^32
+  uint32_t first, second;
+};
+__attribute__((always_inline)) inline SpreadPairs group_spread_pairs(const uint8_t* gu,
+                                                                     const uint8_t* b) {
   const auto term = [gu, b](uint32_t i, uint32_t place) {
     return uint32_t{gu[i]} * gu[i] * static_cast<uint32_t>(load_code(b, place));
   };
-  spread += term(0, 0) + term(2, 1);  // < 2^32
-  spread += term(1, 2) + term(3, 3);
+  return {term(0, 0) + term(2, 1), term(1, 2) + term(3, 3)};
+}
+__attribute__((always_inline)) inline void add_group_spread_terms(uint64_t& spread,
+                                                                  const uint8_t* gu,
+                                                                  const uint8_t* b) {
+  const SpreadPairs pairs = group_spread_pairs(gu, b);
+  spread += pairs.first;
+  spread += pairs.second;
 }
 __attribute__((always_inline)) inline uint32_t group_square_terms(const int8_t* gq,
                                                                   const uint8_t* gc) {
@@ -72,10 +80,39 @@ __attribute__((always_inline)) inline uint32_t group_square_terms(const int8_t* 
   return term(0, 0) + term(2, 1) + term(1, 2) + term(3, 3);
 }
 
-// The portable loop: a group's four terms at a time, then the tail group (c read only with kHasC).
-// (Every row_sums piece is always inlined: at -Os GCC would call them, and their frames would
-// stack on the rows' beyond the predict stack budget.)
-template <bool kHasC>
+// A 64-bit sum as two words, a word added with its carry (the portable loop's: GCC copied a
+// uint64_t accumulator between registers every step on RV32).
+struct WordSum {
+  uint32_t low, high;
+};
+__attribute__((always_inline)) inline void add_word(WordSum& sum, uint32_t x) {
+  sum.low += x;
+  sum.high += sum.low < x ? 1u : 0u;
+}
+
+// The portable loop's shapes (the same integers; the tests run all three on every target):
+// two_passes, each with few live values (Thumb-1: Cortex-M0 has eight low registers): the mean
+// in 32-bit blocks, then u^2 B and q^2 C: a pair of u^2 B terms (each < 2^31) and a group's four
+// q^2 C terms (each < 2^29) added in 32 bits before each 64-bit addition. one_group: one pass, a
+// group a step (Cortex-M3, AArch64, x86). two_groups: one pass, two groups a step after an odd
+// one (RISC-V, its rows built without pre-RA scheduling: PBP_S8_S16_ROWS_SCHEDULE): the loop's
+// pointer steps and branch once per eight weights, the two groups' eight q^2 C terms (each
+// < 2^29) added in 32 bits before one 64-bit addition, and the spread and square sums as two
+// words each (WordSum), composed at the end. Two groups were slower on Cortex-M3 (13-50-1: +429
+// instructions, QEMU) and AArch64 (GCC 12's loop with C: 53 instructions a group against 50).
+enum class PortableLoop { two_passes, one_group, two_groups };
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+inline constexpr PortableLoop kPortableLoop = PortableLoop::two_passes;
+#elif defined(__riscv)
+inline constexpr PortableLoop kPortableLoop = PortableLoop::two_groups;
+#else
+inline constexpr PortableLoop kPortableLoop = PortableLoop::one_group;
+#endif
+
+// The portable loop: a group's four terms at a time (or two: kLoop), then the tail group (c read
+// only with kHasC). (Every row_sums piece is always inlined: at -Os GCC would call them, and
+// their frames would stack on the rows' beyond the predict stack budget.)
+template <bool kHasC, PortableLoop kLoop = kPortableLoop>
 __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q, const uint8_t* u,
                                                                 uint32_t count, const uint8_t* ab,
                                                                 const uint8_t* c,
@@ -84,27 +121,57 @@ __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q,
   const uint32_t grouped = grouped_count(count);
   const int8_t* q_tail = q + count - 3u;  // the tail's bytes (the pointer stays inside the blob)
   const uint8_t* u_tail = u + count - 3u;
-  const auto variance_terms = [&sums](const int8_t* gq, const uint8_t* gu, const uint8_t* b,
-                                      const uint8_t* gc) __attribute__((always_inline)) {
-    add_group_spread_terms(sums.spread, gu, b);
-    if constexpr (kHasC) sums.square += group_square_terms(gq, gc);
+  constexpr bool kOnePass = kLoop != PortableLoop::two_passes;
+  constexpr bool kTwoGroups = kLoop == PortableLoop::two_groups;
+  WordSum spread{0u, 0u}, square{0u, 0u};  // (two groups a step)
+  const auto variance_terms = [&](const int8_t* gq, const uint8_t* gu, const uint8_t* b,
+                                  const uint8_t* gc) __attribute__((always_inline)) {
+    if constexpr (kTwoGroups) {
+      const SpreadPairs pairs = group_spread_pairs(gu, b);
+      add_word(spread, pairs.first);
+      add_word(spread, pairs.second);
+      if constexpr (kHasC) add_word(square, group_square_terms(gq, gc));
+    } else {
+      add_group_spread_terms(sums.spread, gu, b);
+      if constexpr (kHasC) sums.square += group_square_terms(gq, gc);
+    }
   };
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
-  // Two passes, each with few live values (Cortex-M0 has eight low registers): the mean in
-  // 32-bit blocks, then u^2 B and q^2 C: a pair of u^2 B terms (each < 2^31) and a group's four
-  // q^2 C terms (each < 2^29) added in 32 bits before each 64-bit addition.
-  constexpr bool kOnePass = false;
-#else
-  // One pass where registers are many (RISC-V, AArch64, x86).
-  constexpr bool kOnePass = true;
-#endif
   // The mean in 32-bit blocks of at most kMeanBlock terms (with the variance terms in one pass).
   const auto block_of = [&](uint32_t k0, uint32_t end, int32_t block)
       __attribute__((always_inline)) {
-    for (uint32_t k = k0; k < end; k += 4u) {
-      block += group_mean_terms(q + k, ab + 4u * k);
-      if constexpr (kOnePass) {
-        variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
+    if constexpr (!kTwoGroups) {
+      for (uint32_t k = k0; k < end; k += 4u) {
+        block += group_mean_terms(q + k, ab + 4u * k);
+        if constexpr (kOnePass) {
+          variance_terms(q + k, u + k, ab + 4u * k + 8u, kHasC ? c + 2u * k : nullptr);
+        }
+      }
+    } else {
+      const int8_t* at_q = q + k0;
+      const uint8_t* at_u = u + k0;
+      const uint8_t* at_ab = ab + 4u * k0;
+      const uint8_t* at_c = kHasC ? c + 2u * k0 : nullptr;
+      if (((end - k0) & 4u) != 0) {  // an odd group first
+        block += group_mean_terms(at_q, at_ab);
+        variance_terms(at_q, at_u, at_ab + 8u, at_c);
+        at_q += 4u;
+        at_u += 4u;
+        at_ab += 16u;
+        if constexpr (kHasC) at_c += 8u;
+      }
+      for (const int8_t* q_end = q + end; at_q != q_end; at_q += 8u, at_u += 8u, at_ab += 32u) {
+        block += group_mean_terms(at_q, at_ab) + group_mean_terms(at_q + 4u, at_ab + 16u);
+        const SpreadPairs first = group_spread_pairs(at_u, at_ab + 8u);
+        const SpreadPairs second = group_spread_pairs(at_u + 4u, at_ab + 24u);
+        add_word(spread, first.first);
+        add_word(spread, first.second);
+        add_word(spread, second.first);
+        add_word(spread, second.second);
+        if constexpr (kHasC) {
+          add_word(square,
+                   group_square_terms(at_q, at_c) + group_square_terms(at_q + 4u, at_c + 8u));
+          at_c += 16u;
+        }
       }
     }
     return block;
@@ -123,6 +190,10 @@ __attribute__((always_inline)) inline RowSums row_sums_portable(const int8_t* q,
     }
   }
   variance_terms(q_tail, u_tail, tail.ab + 8u, tail.c);
+  if constexpr (kTwoGroups) {
+    sums.spread = uint64_t{spread.high} << 32 | spread.low;
+    sums.square = uint64_t{square.high} << 32 | square.low;
+  }
   return sums;
 }
 

@@ -163,6 +163,16 @@ void check_row_sums(const int8_t* q, const uint8_t* u, uint32_t count, int32_t b
   TailGroup tail;
   make_tail_group(codes.ab, kHasC ? codes.c_region : nullptr, count, bias_a, bias_b, tail);
   const RowSums portable = row_sums_portable<kHasC>(q, u, count, codes.ab, codes.c_region, tail);
+  // every shape of the portable loop, whichever this core runs
+  const RowSums shapes[] = {row_sums_portable<kHasC, PortableLoop::two_passes>(
+                                q, u, count, codes.ab, codes.c_region, tail),
+                            row_sums_portable<kHasC, PortableLoop::one_group>(q, u, count, codes.ab,
+                                                                              codes.c_region, tail),
+                            row_sums_portable<kHasC, PortableLoop::two_groups>(
+                                q, u, count, codes.ab, codes.c_region, tail)};
+  for (const RowSums& shape : shapes) {
+    PBP_CHECK(shape.mean == mean && shape.spread == spread && shape.square == square);
+  }
   const RowSums paired = row_sums_paired<kHasC>(q, u, count, codes.ab, codes.c_region, tail,
                                                 paired_code_total(codes.ab, count, tail));
   const RowSums compact = row_sums_compact(q, u, count, codes.ab, kHasC ? codes.c_region : nullptr,
@@ -230,6 +240,13 @@ PBP_TEST(row_sums_are_exact_beyond_31_bits) {
   const uint64_t spread = uint64_t{kCount + 1} * 255 * 255 * kCodeMax;
   const uint64_t square = uint64_t{kCount} * 128 * 128 * kCodeMax;
   const RowSums portable = row_sums_portable<true>(q, u, kCount, ab, c, tail);
+  const RowSums shapes[] = {
+      row_sums_portable<true, PortableLoop::two_passes>(q, u, kCount, ab, c, tail),
+      row_sums_portable<true, PortableLoop::one_group>(q, u, kCount, ab, c, tail),
+      row_sums_portable<true, PortableLoop::two_groups>(q, u, kCount, ab, c, tail)};
+  for (const RowSums& shape : shapes) {
+    PBP_CHECK(shape.mean == mean && shape.spread == spread && shape.square == square);
+  }
   const RowSums paired =
       row_sums_paired<true>(q, u, kCount, ab, c, tail, paired_code_total(ab, kCount, tail));
   const RowSums compact = row_sums_compact(q, u, kCount, ab, c, -kCodeMax, kCodeMax, nullptr);
