@@ -196,7 +196,7 @@ pbp_status read_input_pair_occupancy(Span section, pbp_model* model) {
 }
 
 // The optional Student-t predictive (format.hpp, predictive_tail_section): exactly one word, on a
-// Gaussian regression model, an even number of degrees of freedom the quantile takes.
+// Gaussian regression model, degrees of freedom the quantile takes (3 .. 32).
 pbp_status read_predictive_tail(Span section, pbp_model* model) {
   namespace layout = format::predictive_tail_section;
   if (section.size != layout::kSize) return PBP_ERR_SECTION_SIZE;

@@ -63,7 +63,7 @@ namespace {
   X(PBP_ERR_STORE_LAYOUT, "invalid store slots or flash geometry")                             \
   X(PBP_ERR_BAD_LEARN_CHECK, "the blob's learner check is malformed or out of range")          \
   X(PBP_ERR_BAD_PREDICTIVE_TAIL,                                                               \
-    "a Student-t predictive not on Gaussian regression, or its dof not even in 4 .. 32")
+    "a Student-t predictive not on Gaussian regression, or its dof not in 3 .. 32")
 
 #define PBP_STATUS_NAME(status, description) #status "\0"
 #define PBP_STATUS_DESCRIPTION(status, description) description "\0"

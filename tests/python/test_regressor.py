@@ -37,7 +37,7 @@ def test_heavy_tailed_noise_gets_a_student_t_and_its_interval():
     noise = rng.normal(size=300) / np.sqrt(rng.chisquare(3, size=300) / 3)
     y = X[:, 0] + 0.3 * noise
     model = PBPRegressor(hidden=(10,), verbose=0, distance_variance=False).fit(X, y)
-    assert model.tail_dof_ in (4, 6, 8, 10, 12)
+    assert model.tail_dof_ in (3, 4, 5, 6, 8, 10, 12)
     half = model.predict_uncertainty(X[:5], probability=0.5)
     wide = model.predict_uncertainty(X[:5], probability=0.99)
     assert ((half.upper - half.mean) < 0.6745 * half.std).all()

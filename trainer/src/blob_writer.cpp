@@ -153,8 +153,8 @@ void check_model(const Model& model) {
        (model_blob_likelihood(model) != PBP_LIKELIHOOD_GAUSSIAN &&
         model_blob_likelihood(model) != PBP_LIKELIHOOD_GAUSSIAN_EPISTEMIC_SCALED))) {
     throw std::invalid_argument(
-        "write_blob: a Student-t predictive needs a Gaussian regression model and an even number "
-        "of degrees of freedom in 4 .. 32");
+        "write_blob: a Student-t predictive needs a Gaussian regression model and degrees of "
+        "freedom in 3 .. 32");
   }
   if (!model.metadata.feature_names.empty() &&
       model.metadata.feature_names.size() != model.input_count()) {

@@ -54,7 +54,7 @@ double fraction_inside(std::span<const double> distances, double level, uint32_t
 RegressionMetrics regression_metrics(std::span<const double> targets, std::span<const double> mean,
                                      std::span<const double> variance, uint32_t tail_dof) {
   if (tail_dof != 0 && !math::student_t_dof_valid(tail_dof)) {
-    throw std::invalid_argument("metrics: a Student-t needs an even dof in 4 .. 32");
+    throw std::invalid_argument("metrics: a Student-t needs a dof in 3 .. 32");
   }
   const std::vector<double> distances = standardised_distances(targets, mean, variance);
   double squared_error = 0.0, loglik = 0.0;

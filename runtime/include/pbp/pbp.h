@@ -124,7 +124,7 @@ typedef enum pbp_status {
   /* A learner's running check (the blob's optional learn_check section, FORMAT.md) out of range. */
   PBP_ERR_BAD_LEARN_CHECK = 50,
   /* A predictive_tail section (FORMAT.md, section 9) on a model that is not Gaussian regression,
-   * or its degrees of freedom not even and in 4 .. 32. */
+   * or its degrees of freedom not in 3 .. 32. */
   PBP_ERR_BAD_PREDICTIVE_TAIL = 51,
   /* Not a status: forces a 32-bit enum, so the ABI is the same with -fshort-enums (arm-none-eabi).
    */
@@ -229,7 +229,7 @@ typedef struct pbp_model {
   const uint32_t* pair_occupancy;
   float pair_scale;
   /* Regression: 0 for a Gaussian predictive; else a Student-t predictive with this many degrees
-   * of freedom (even, 4 .. 32; FORMAT.md, section 9) and the same variance, which sets the
+   * of freedom (3 .. 32; FORMAT.md, section 9) and the same variance, which sets the
    * prediction's interval. */
   uint32_t tail_dof;
   pbp_layer layers[PBP_MAX_LAYERS];

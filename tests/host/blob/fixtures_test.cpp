@@ -305,11 +305,16 @@ TEST(BlobFixtures, FuzzCorpusMatchesWriter) {
   const Bytes with_tail = pbp::trainer::write_blob(tail);
   check_or_write("tests/fuzz/corpus/valid_predictive_tail.pbp", with_tail);
   EXPECT_EQ(open_status(with_tail), PBP_OK);
-  Bytes tail_dof_odd = with_tail;  // 5 degrees of freedom: PBP_ERR_BAD_PREDICTIVE_TAIL
-  fmt::store_u32(&tail_dof_odd[section_offset(with_tail, fmt::SectionType::predictive_tail)], 5u);
+  Bytes tail_dof_two = with_tail;  // 2 degrees of freedom, no variance: PBP_ERR_BAD_PREDICTIVE_TAIL
+  fmt::store_u32(&tail_dof_two[section_offset(with_tail, fmt::SectionType::predictive_tail)], 2u);
+  reseal(tail_dof_two);
+  check_or_write("tests/fuzz/corpus/predictive_tail_two_dof.pbp", tail_dof_two);
+  EXPECT_EQ(open_status(tail_dof_two), PBP_ERR_BAD_PREDICTIVE_TAIL);
+  Bytes tail_dof_odd = with_tail;  // 3 degrees of freedom, the heaviest tails: valid
+  fmt::store_u32(&tail_dof_odd[section_offset(with_tail, fmt::SectionType::predictive_tail)], 3u);
   reseal(tail_dof_odd);
-  check_or_write("tests/fuzz/corpus/predictive_tail_odd_dof.pbp", tail_dof_odd);
-  EXPECT_EQ(open_status(tail_dof_odd), PBP_ERR_BAD_PREDICTIVE_TAIL);
+  check_or_write("tests/fuzz/corpus/valid_predictive_tail_odd.pbp", tail_dof_odd);
+  EXPECT_EQ(open_status(tail_dof_odd), PBP_OK);
 }
 
 // What a device's learner writes keeps the pair section bit for bit: the grids stay the

@@ -150,7 +150,7 @@ const std::vector<Spec>& specs() {
        1.5,
        2.5},
       // Section 9: the interval of a Student-t of the same variance (predictive_tail.hpp), its
-      // quantile in float on every target; 4 degrees of freedom, the heaviest tails.
+      // quantile in float on every target; 4 degrees of freedom (even: the algebraic CDF).
       {"3-8-1 Student-t",
        3,
        {8},
@@ -164,6 +164,20 @@ const std::vector<Spec>& specs() {
        0.0,
        0.0,
        4},
+      // 3 degrees of freedom, the heaviest tails (odd: the CDF's arctangent form).
+      {"3-8-1 Student-t 3 dof",
+       3,
+       {8},
+       400,
+       40,
+       11,
+       4.6875,
+       Activation::relu,
+       format::Storage::float32,
+       LikelihoodKind::automatic,
+       0.0,
+       0.0,
+       3},
   };
   return list;
 }

@@ -32,15 +32,15 @@ PBP_TEST(the_degrees_of_freedom_are_read) {
   pbp_model* models = pbp_test::shared_models();
   PBP_CHECK_EQ(pbp_open(&models[0], pbp_tiny_blob, PBP_TINY_BLOB_SIZE), PBP_OK);
   PBP_CHECK_EQ(models[0].tail_dof, 0u);
-  for (uint32_t dof = 4; dof <= 32; dof += 2) {
+  for (uint32_t dof = 3; dof <= 32; ++dof) {
     EditableBlob& blob = with_tail(dof);
     PBP_CHECK_EQ(pbp_open(&models[1], blob.bytes, blob.size), PBP_OK);
     PBP_CHECK_EQ(models[1].tail_dof, dof);
   }
 }
 
-PBP_TEST(odd_small_or_large_degrees_of_freedom_and_other_lengths_are_refused) {
-  const uint32_t refused[] = {0u, 1u, 2u, 3u, 5u, 31u, 33u, 34u, 64u, 0xFFFFFFFEu};
+PBP_TEST(too_few_or_too_many_degrees_of_freedom_and_other_lengths_are_refused) {
+  const uint32_t refused[] = {0u, 1u, 2u, 33u, 34u, 35u, 64u, 65u, 0x80000003u, 0xFFFFFFFEu};
   for (const uint32_t dof : refused) {
     PBP_CHECK_EQ(pbp_test::open_blob(with_tail(dof)), PBP_ERR_BAD_PREDICTIVE_TAIL);
   }
@@ -58,15 +58,16 @@ PBP_TEST(a_model_that_is_not_gaussian_regression_is_refused) {
 PBP_TEST(the_interval_is_the_student_t_one_of_the_same_variance) {
   pbp_model* models = pbp_test::shared_models();
   PBP_CHECK_EQ(pbp_open(&models[0], pbp_tiny_blob, PBP_TINY_BLOB_SIZE), PBP_OK);
-  // t quantiles (the even-dof CDF's closed form, bisected in 60-digit decimals): P(T > q) = 0.025
-  // and 0.25, 4 and 32 degrees of freedom.
+  // t quantiles (the CDF's closed forms, bisected in 60-digit decimals, the odd-dof one's
+  // arctangent by its series): P(T > q) = 0.025 and 0.25, 3, 4, 5, 31 and 32 degrees of freedom.
   struct Case {
     uint32_t dof;
     float probability;
     double quantile;
   };
-  const Case cases[] = {{4, 0.95f, 2.7764451051977987},
-                        {4, 0.5f, 0.7406970841126826},
+  const Case cases[] = {{3, 0.95f, 3.1824463052837096}, {3, 0.5f, 0.7648923284043453},
+                        {4, 0.95f, 2.7764451051977987}, {4, 0.5f, 0.7406970841126826},
+                        {5, 0.95f, 2.5705818356363155}, {31, 0.95f, 2.0395134463964085},
                         {32, 0.95f, 2.0369333434601020}};
   alignas(4) static float workspace[64];
   const float input[2] = {0.3f, -0.7f};

@@ -539,8 +539,8 @@ PBP_TEST(learn_check_status) {
   for (const float value : state) PBP_CHECK(value == 7.0f);
 }
 
-// A predictive_tail section (the metadata entry retyped): odd degrees of freedom; and on a
-// binary model. Every case: tests/runtime/predictive_tail.
+// A predictive_tail section (the metadata entry retyped): 2 degrees of freedom (no variance); and
+// on a binary model. Every case: tests/runtime/predictive_tail.
 PBP_TEST(predictive_tail_status) {
   EditableBlob& blob = pbp_test::tiny_copy();
   uint8_t* entry = pbp_test::section_entry(blob, fmt::SectionType::metadata);
@@ -551,6 +551,8 @@ PBP_TEST(predictive_tail_status) {
   set_u32(dof, 6u);
   EXPECT_STATUS(open_resealed(blob), PBP_OK);
   set_u32(dof, 7u);
+  EXPECT_STATUS(open_resealed(blob), PBP_OK);
+  set_u32(dof, 2u);
   EXPECT_STATUS(open_resealed(blob), PBP_ERR_BAD_PREDICTIVE_TAIL);
   set_u32(dof, 6u);
   set_u32(model_field(blob, fmt::model_section::kLikelihood), PBP_LIKELIHOOD_PROBIT);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// pbp::math Student-t with an even number of degrees of freedom nu = 2m (4..32): upper tail,
-// log density and upper quantile, all algebraic (no special functions beyond sqrt, log, exp).
+// pbp::math Student-t with nu = 3..32 degrees of freedom: upper tail, log density and upper
+// quantile, from +, -, *, /, sqrt, log and exp only. The public functions (at the end) dispatch
+// on parity: an odd nu = 2m + 1 goes to student_t_odd.hpp (its formulas there; pi is a
+// constant), an even nu = 2m to the algebraic forms below (whose bits the odd path leaves alone).
 //
-// With s = x / sqrt(nu + x^2), u = 1 - s^2 = nu / (nu + x^2), c_k = (2k-1)!!/(2k)!! and
-// p = (1 - s) / 2 (x >= 0):
+// Even nu = 2m: with s = x / sqrt(nu + x^2), u = 1 - s^2 = nu / (nu + x^2), c_k = (2k-1)!!/(2k)!!
+// and p = (1 - s) / 2 (x >= 0):
 //   F(x) - 1/2 = (s/2) sum_{k<m} c_k u^k                     (central form, relative in s)
 //   P(X > x)   = P(Binomial(2m-1, p) >= m)                    (the symmetric beta I_p(m, m))
 //              = p (p(1-p))^(m-1) sum_{j<m} C(2m-1, m+j) y^j,  y = p/(1-p) = nu/(r + x)^2,
@@ -16,16 +18,17 @@
 #include "coefficients.hpp"
 #include "exp_log.hpp"
 #include "sqrt.hpp"
+#include "student_t_odd.hpp"
 
 namespace pbp {
 namespace math {
 
-inline constexpr uint32_t kStudentTMinDof = 4;   // even dof only: finite variance from 4
+inline constexpr uint32_t kStudentTMinDof = 3;   // finite variance from 3 (odd: student_t_odd.hpp)
 inline constexpr uint32_t kStudentTMaxDof = 32;  // beyond, within ~1e-3 nats of a Gaussian
 
-/// True for the degrees of freedom the Student-t functions accept: even, in [4, 32].
+/// True for the degrees of freedom the Student-t functions accept: every integer in [3, 32].
 inline constexpr bool student_t_dof_valid(uint32_t dof) {
-  return dof >= kStudentTMinDof && dof <= kStudentTMaxDof && dof % 2 == 0;
+  return dof >= kStudentTMinDof && dof <= kStudentTMaxDof;
 }
 
 namespace detail {
@@ -34,6 +37,7 @@ namespace detail {
 // they cost kilobytes of flash and save nothing.
 
 constexpr uint32_t kStudentTMaxM = kStudentTMaxDof / 2;
+static_assert(2 * kStudentTOddMaxM + 1 == kStudentTMaxDof - 1, "odd dof up to kStudentTMaxDof");
 // C(2m-1, m+j) for m = 2..32, j = 0..m-1, block m at student_t_offset(m).
 constexpr uint32_t kStudentTBinomCount = kStudentTMaxM * (kStudentTMaxM + 1) / 2 - 1;
 
@@ -105,6 +109,23 @@ inline T student_t_central_sum(T x2, T nu, uint32_t m) {
   return sum + der * u_lo;
 }
 
+// head a^e / q for a < 1 (both tail forms' p(1-p) powers): q divides once the running product is
+// below 1, so neither overflows nor underflows before the true value does (for normal q).
+template <typename T>
+inline T student_t_times_power_over(T head, T a, uint32_t e, T q) {
+  if (e & 1u) head = head * a;
+  const T a2 = a * a;
+  bool divided = false;
+  for (e >>= 1; e != 0; --e) {
+    head = head * a2;  // decreasing: never below the final product
+    if (!divided && head < static_cast<T>(1)) {
+      head = head / q;
+      divided = true;
+    }
+  }
+  return divided ? head : head / q;
+}
+
 // The tail form at x >= 0 (r = sqrt(nu + x^2)): ratio = P(X > x) / q and
 // sigma = sum_j C(2m-1, m+j) y^j. q divides the product once the running value is below 1,
 // so neither overflows nor underflows before the true ratio does (for normal q).
@@ -118,8 +139,8 @@ template <typename T>
 inline T student_t_log1p(T z);
 
 template <typename T>
-__attribute__((noinline)) inline TailParts<T> student_t_tail_ratio(T x, T r, T nu, uint32_t m, T q) {
-  const T one = static_cast<T>(1);
+__attribute__((noinline)) inline TailParts<T> student_t_tail_ratio(T x, T r, T nu, uint32_t m,
+                                                                   T q) {
   const T rx = r + x;
   const T y = nu / (rx * rx);
   const T p = nu / ((r + r) * rx);
@@ -135,19 +156,7 @@ __attribute__((noinline)) inline TailParts<T> student_t_tail_ratio(T x, T r, T n
     return {head * exp(-static_cast<T>(m - 1) * student_t_log1p(z)), sigma};
   }
   const T a = nu / (static_cast<T>(4) * (r * r));  // p(1-p)
-  T res = sigma * p;
-  uint32_t e = m - 1;
-  if (e & 1u) res = res * a;
-  const T a2 = a * a;
-  bool divided = false;
-  for (e >>= 1; e != 0; --e) {
-    res = res * a2;  // decreasing: never below the final product
-    if (!divided && res < one) {
-      res = res / q;
-      divided = true;
-    }
-  }
-  return {divided ? res : res / q, sigma};
+  return {student_t_times_power_over(sigma * p, a, m - 1, q), sigma};
 }
 
 // log1p(z) for z >= 0 via w = 1 + z and the correction (z - (w - 1)) / w.
@@ -196,6 +205,47 @@ __attribute__((noinline)) inline T student_t_quantile_central(T d, uint32_t m, i
   return x;
 }
 
+// The normal quantile's rational guess at log q, then Cornish-Fisher to 1/nu^4 (A&S 26.7.5):
+// the tail quantile's start where the tail is not yet a power law (both parities).
+template <typename T>
+inline T student_t_cornish_fisher(T log_q, T nu) {
+  const T one = static_cast<T>(1);
+  const T t = sqrt(static_cast<T>(-2) * log_q);
+  const double* c = kQuantileGuess;
+  const T num = static_cast<T>(c[0]) + t * (static_cast<T>(c[1]) + t * static_cast<T>(c[2]));
+  const T den =
+      one + t * (static_cast<T>(c[3]) + t * (static_cast<T>(c[4]) + t * static_cast<T>(c[5])));
+  const T z = t - num / den;
+  const T z2 = z * z;
+  const T g1 = z * (z2 + one) / static_cast<T>(4);
+  const T g2 = z * ((static_cast<T>(5) * z2 + static_cast<T>(16)) * z2 + static_cast<T>(3)) /
+               static_cast<T>(96);
+  const T g3 = z *
+               (((static_cast<T>(3) * z2 + static_cast<T>(19)) * z2 + static_cast<T>(17)) * z2 -
+                static_cast<T>(15)) /
+               static_cast<T>(384);
+  const T g4 =
+      z *
+      ((((static_cast<T>(79) * z2 + static_cast<T>(776)) * z2 + static_cast<T>(1482)) * z2 -
+        static_cast<T>(1920)) *
+           z2 -
+       static_cast<T>(945)) /
+      static_cast<T>(92160);
+  const T in = one / nu;
+  return z + in * (g1 + in * (g2 + in * (g3 + in * g4)));
+}
+
+// expm1(dt) for the small log-x step of the tail quantiles: x e^dt = x + x expm1(dt), one
+// rounding at the end; dt is small after the start.
+template <typename T>
+inline T student_t_expm1_small(T dt) {
+  const T one = static_cast<T>(1);
+  const T half = static_cast<T>(0.5);
+  return dt * (one + dt * (half + dt * (static_cast<T>(1) / static_cast<T>(6) +
+                                        dt * (static_cast<T>(1) / static_cast<T>(24) +
+                                              dt / static_cast<T>(120)))));
+}
+
 // Tail quantile, q < 1/4: start, then Halley steps on L = log(P(X > x) / q) in log x, where
 // dL/dlog x = -kappa, kappa = x f / P = m s (1 + s) C(2m-1, m) / sigma, and
 // d2L/dlog x^2 = -kappa A, A = kappa + 1 - (nu + 1) s^2. L is concave in log x and nearly
@@ -219,30 +269,7 @@ __attribute__((noinline)) inline T student_t_quantile_tail(T q, uint32_t m, int 
     const T p = p0 * (one + p0 * (g1 + p0 * (static_cast<T>(1.5) * g1 * g1 + g2)));
     x = sqrt(nu) * (one - (p + p)) / (static_cast<T>(2) * sqrt(p * (one - p)));
   } else {
-    // the normal quantile's rational guess, then Cornish-Fisher to 1/nu^4 (A&S 26.7.5)
-    const T t = sqrt(static_cast<T>(-2) * log_q);
-    const double* c = kQuantileGuess;
-    const T num = static_cast<T>(c[0]) + t * (static_cast<T>(c[1]) + t * static_cast<T>(c[2]));
-    const T den =
-        one + t * (static_cast<T>(c[3]) + t * (static_cast<T>(c[4]) + t * static_cast<T>(c[5])));
-    const T z = t - num / den;
-    const T z2 = z * z;
-    const T g1 = z * (z2 + one) / static_cast<T>(4);
-    const T g2 = z * ((static_cast<T>(5) * z2 + static_cast<T>(16)) * z2 + static_cast<T>(3)) /
-                 static_cast<T>(96);
-    const T g3 = z *
-                 (((static_cast<T>(3) * z2 + static_cast<T>(19)) * z2 + static_cast<T>(17)) * z2 -
-                  static_cast<T>(15)) /
-                 static_cast<T>(384);
-    const T g4 =
-        z *
-        ((((static_cast<T>(79) * z2 + static_cast<T>(776)) * z2 + static_cast<T>(1482)) * z2 -
-          static_cast<T>(1920)) *
-             z2 -
-         static_cast<T>(945)) /
-        static_cast<T>(92160);
-    const T in = one / nu;
-    x = z + in * (g1 + in * (g2 + in * (g3 + in * g4)));
+    x = student_t_cornish_fisher(log_q, nu);
   }
   const T lo = static_cast<T>(0x1p-100), hi = static_cast<T>(0x1p100);
   for (int i = 0; i < steps; ++i) {
@@ -255,37 +282,42 @@ __attribute__((noinline)) inline T student_t_quantile_tail(T q, uint32_t m, int 
     const T kappa = mf * b0 * s * (one + s) / tp.sigma;
     const T a = kappa + one - (nu + one) * s * s;
     const T dt = l / (kappa + half * l * a);
-    // x e^dt = x + x expm1(dt): one rounding at the end; dt is small after the start
-    const T em1 = dt * (one + dt * (half + dt * (static_cast<T>(1) / static_cast<T>(6) +
-                                                 dt * (static_cast<T>(1) / static_cast<T>(24) +
-                                                       dt / static_cast<T>(120)))));
-    x = x + x * em1;
+    x = x + x * student_t_expm1_small(dt);
   }
   return x;
 }
 
 }  // namespace detail
 
-/// P(X > x) for the unit-scale Student-t with dof = 2m degrees of freedom (student_t_dof_valid;
+/// P(X > x) for the unit-scale Student-t with dof degrees of freedom (student_t_dof_valid;
 /// other dof are the caller's error), T in {float, double}, any x: |x| <= 5/8 the central form
-/// 1/2 -+ (s/2) sum c_k u^k (P >= 1/4), beyond it the positive binomial sum (relative accuracy
-/// down to underflow); x < 0 by symmetry, 1 - P(X > |x|). +inf -> 0, -inf -> 1, NaN -> NaN.
-/// Cost: one sqrt, ~3 divisions and ~2.5 m multiply-adds. Its condition number x f/P tends to
-/// nu, and the rounding of p(1-p) enters m times, so the error grows with m (as a 1-2 ulp change
-/// of x would). Measured max (tests/host/math_accuracy/test_student_t_accuracy.cpp, vs long
-/// double quadrature, every even dof): float 34 ulp, double 44 ulp, <= 3.4 m ulp.
+/// (P >= 1/4; even dof 2m: 1/2 -+ (s/2) sum c_k u^k, odd dof 2m + 1: 1/2 -+ (c s / pi)
+/// (sum_k e_k v^k + sum_{k<m} e_k u^k)), beyond it the positive tail sum (even: the binomial one;
+/// odd: the peeled symmetric beta, student_t_odd.hpp), with relative accuracy down to underflow;
+/// x < 0 by symmetry, 1 - P(X > |x|). +inf -> 0, -inf -> 1, NaN -> NaN.
+/// Cost: one sqrt, ~3 divisions and ~2.5 m multiply-adds (odd dof: ~3 (m + J) beyond 5/8, J the
+/// fixed length of the remainder series, float <= 14 and double <= 33 terms; within 5/8, m + K
+/// with K <= 10 / 21). Its condition number x f/P tends to nu, and the rounding of p(1-p) enters
+/// m times, so the error grows with m (as a 1-2 ulp change of x would). Measured max
+/// (tests/host/math_accuracy/test_student_t_accuracy.cpp, vs long double quadrature, every dof):
+/// even dof float 34 ulp, double 44 ulp, <= 3.4 m ulp; odd dof float 22 ulp, double 26 ulp,
+/// <= 3.3 m ulp.
 template <typename T>
 inline T student_t_upper_tail(T x, uint32_t dof) {
+  if (dof % 2 == 1) return detail::student_t_odd_upper_tail(x, dof / 2);
   const uint32_t m = dof / 2;
   if (x < static_cast<T>(0)) return static_cast<T>(1) - detail::student_t_tail_nonnegative(-x, m);
   return detail::student_t_tail_nonnegative(x, m);
 }
 
-/// log density of the unit-scale Student-t with dof = 2m at x, T in {float, double}:
-/// log(m c_m / sqrt(nu)) - (m + 1/2) log1p(x^2/nu), with log1p(z) = 2 log(|x|/sqrt nu) + 1/z
-/// beyond |x| = 2^30 (no overflow of x^2). +-inf -> -inf, NaN -> NaN.
+/// log density of the unit-scale Student-t with dof degrees of freedom at x, T in {float,
+/// double}: log f(0) - (nu + 1)/2 log1p(x^2/nu), f(0) = m c_m / sqrt(nu) for dof = 2m and
+/// e_m sqrt(nu) / pi for dof = 2m + 1, with log1p(z) = 2 log(|x|/sqrt nu) + 1/z beyond
+/// |x| = 2^30 (no overflow of x^2). +-inf -> -inf, NaN -> NaN. Measured max (every dof, as
+/// below): float 2.8 ulp, double 2.2 ulp.
 template <typename T>
 inline T student_t_log_pdf(T x, uint32_t dof) {
+  if (dof % 2 == 1) return detail::student_t_odd_log_pdf(x, dof / 2);
   const uint32_t m = dof / 2;
   const T nu = static_cast<T>(dof);
   const T sqrt_nu = sqrt(nu);
@@ -298,18 +330,22 @@ inline T student_t_log_pdf(T x, uint32_t dof) {
   return k - (static_cast<T>(m) + static_cast<T>(0.5)) * l1p;
 }
 
-/// The upper quantile of the unit-scale Student-t with dof = 2m: x with P(X > x) = q, for T in
-/// {float, double}. q in (0, 1/2]: x >= 0, q = 1/2 -> 0; q in (1/2, 1) -> -x(1 - q) (1 - q
-/// exact); q <= 0 -> +inf, q = 1 -> -inf, q > 1 and NaN -> NaN.
+/// The upper quantile of the unit-scale Student-t with dof degrees of freedom: x with
+/// P(X > x) = q, for T in {float, double}. q in (0, 1/2]: x >= 0, q = 1/2 -> 0; q in (1/2, 1)
+/// -> -x(1 - q) (1 - q exact); q <= 0 -> +inf, q = 1 -> -inf, q > 1 and NaN -> NaN.
 /// q >= 1/4: series start in (1/2 - q) and 2 Halley steps on the central form. q < 1/4: start
 /// from the Cornish-Fisher expansion around the normal quantile's rational guess, or, where the
-/// tail is already a power law (p0 = (q / C(2m-1, m))^(1/m) small), from the series for p in
-/// p0 (fixed rule p0 < 0.05); then Halley steps on log(P(X > x) / q) in log x (1 for float, 2
-/// for double; the starts are within 2e-3).
+/// tail is already a power law, from the series for p in p0 (even dof 2m: p0 = (q / C(2m-1,
+/// m))^(1/m), fixed rule p0 < 0.05; odd dof 2m + 1: p0 = (pi q / g_0)^(1/(m + 1/2)), p0 < 0.06);
+/// then Halley steps on log(P(X > x) / q) in log x (1 for float, 2 for double; the starts are
+/// within 2e-3, odd dof 7e-4).
 /// Measured max error (tests/host/math_accuracy/test_student_t_accuracy.cpp, vs long double
-/// quadrature, q in [1e-7, 1/2], every even dof): float 4.2 ulp, double 5.6e-16 relative
-/// (2.9e-16 for q in [1e-300, 1/2]). Float cost at dof 32: q < 1/4 ~4 logs, 2 exps, 3 sqrts,
-/// ~10 divisions, ~150 multiply/adds; q >= 1/4 3 sqrts, ~8 divisions, ~300 multiply/adds.
+/// quadrature, q in [1e-7, 1/2], every dof): even dof float 4.2 ulp, double 5.6e-16 relative
+/// (2.9e-16 for q in [1e-300, 1/2]); odd dof float 4.3 ulp, double 4.2e-16 (2.0e-16).
+/// Float cost at dof 32: q < 1/4 ~4 logs, 2 exps, 3 sqrts, ~10 divisions, ~150 multiply/adds;
+/// q >= 1/4 3 sqrts, ~8 divisions, ~300 multiply/adds. At dof 3 (counted, soft float; the
+/// logs' and exps' own operations not included): q < 1/4 3-4 logs, 1-2 exps, 2-4 sqrts,
+/// 15 divisions, ~120-140 multiply/adds; q >= 1/4 1 sqrt, 16 divisions, ~155 multiply/adds.
 template <typename T>
 inline T student_t_quantile_upper(T q, uint32_t dof) {
   const T half = static_cast<T>(0.5);
@@ -321,6 +357,10 @@ inline T student_t_quantile_upper(T q, uint32_t dof) {
     return quiet_nan<T>();
   }
   if (q > half) return -student_t_quantile_upper(static_cast<T>(1) - q, dof);
+  if (dof % 2 == 1) {  // the same contract and steps, student_t_odd.hpp's forms
+    if (q >= static_cast<T>(0.25)) return detail::student_t_odd_quantile_central(half - q, m, 2);
+    return detail::student_t_odd_quantile_tail(q, m, steps);
+  }
   if (q >= static_cast<T>(0.25)) return detail::student_t_quantile_central(half - q, m, 2);
   return detail::student_t_quantile_tail(q, m, steps);
 }

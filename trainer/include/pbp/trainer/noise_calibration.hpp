@@ -80,11 +80,11 @@ PredictiveCalibration calibrate_predictive(const HeldOutResiduals& rows,
                                            CalibrationGrid grid = CalibrationGrid::fine);
 
 // The predictive's shape for Gaussian rows calibrated at `fit`: the Student-t of the same
-// variances (runtime/core/pbp/predictive_tail.hpp) whose even degrees of freedom, of kTailDofs,
+// variances (runtime/core/pbp/predictive_tail.hpp) whose degrees of freedom, of kTailDofs,
 // give the rows the highest mean log-likelihood, or 0 (Gaussian) where none beats it. Held-out
 // errors are heavier-tailed than a Gaussian on most UCI sets (its 50 % intervals hold 0.57 to 0.69
 // of Boston's, concrete's, energy's and yacht's test rows when its 95 % ones hold 0.95).
-inline constexpr uint32_t kTailDofs[] = {4, 6, 8, 10, 12, 16, 20, 24, 32};
+inline constexpr uint32_t kTailDofs[] = {3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32};
 uint32_t calibrated_tail_dof(const HeldOutResiduals& rows, const PredictiveCalibration& fit);
 
 }  // namespace pbp::trainer
