@@ -246,6 +246,21 @@ inline T student_t_expm1_small(T dt) {
                                               dt / static_cast<T>(120)))));
 }
 
+// One tail-quantile step of either parity: Halley on L = log(P(X > x) / q) in log x, from the tail
+// ratio P / q at x, kappa = -dL/dlog x and c = x / sqrt(nu + x^2), where d2L/dlog x^2 = -kappa A,
+// A = kappa + 1 - (nu + 1) c^2. The ratio is clamped to [2^-100, 2^100] (keeps a far start finite).
+template <typename T>
+inline T student_t_tail_step(T x, T ratio, T kappa, T c, T nu) {
+  const T one = static_cast<T>(1);
+  const T lo = static_cast<T>(0x1p-100), hi = static_cast<T>(0x1p100);
+  ratio = ratio > hi ? hi : ratio;
+  ratio = ratio < lo ? lo : ratio;
+  const T l = log(ratio);
+  const T a = kappa + one - (nu + one) * c * c;
+  const T dt = l / (kappa + static_cast<T>(0.5) * l * a);
+  return x + x * student_t_expm1_small(dt);
+}
+
 // Tail quantile, q < 1/4: start, then Halley steps on L = log(P(X > x) / q) in log x, where
 // dL/dlog x = -kappa, kappa = x f / P = m s (1 + s) C(2m-1, m) / sigma, and
 // d2L/dlog x^2 = -kappa A, A = kappa + 1 - (nu + 1) s^2. L is concave in log x and nearly
@@ -271,18 +286,11 @@ __attribute__((noinline)) inline T student_t_quantile_tail(T q, uint32_t m, int 
   } else {
     x = student_t_cornish_fisher(log_q, nu);
   }
-  const T lo = static_cast<T>(0x1p-100), hi = static_cast<T>(0x1p100);
   for (int i = 0; i < steps; ++i) {
     const T r = sqrt(nu + x * x);
     const TailParts<T> tp = student_t_tail_ratio(x, r, nu, m, q);
-    T ratio = tp.ratio > hi ? hi : tp.ratio;  // keeps a far start finite
-    ratio = ratio < lo ? lo : ratio;
-    const T l = log(ratio);
     const T s = x / r;
-    const T kappa = mf * b0 * s * (one + s) / tp.sigma;
-    const T a = kappa + one - (nu + one) * s * s;
-    const T dt = l / (kappa + half * l * a);
-    x = x + x * student_t_expm1_small(dt);
+    x = student_t_tail_step(x, tp.ratio, mf * b0 * s * (one + s) / tp.sigma, s, nu);
   }
   return x;
 }

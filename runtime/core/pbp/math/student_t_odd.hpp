@@ -37,7 +37,7 @@ inline T pow_uint(T base, uint32_t e);
 template <typename T>
 inline T student_t_cornish_fisher(T log_q, T nu);
 template <typename T>
-inline T student_t_expm1_small(T dt);
+inline T student_t_tail_step(T x, T ratio, T kappa, T c, T nu);
 template <typename T>
 inline T student_t_times_power_over(T head, T a, uint32_t e, T q);
 
@@ -370,18 +370,11 @@ __attribute__((noinline)) inline T student_t_odd_quantile_tail(T q, uint32_t m, 
   } else {
     x = student_t_cornish_fisher(log_q, nu);
   }
-  const T lo = static_cast<T>(0x1p-100), hi = static_cast<T>(0x1p100);
   for (int i = 0; i < steps; ++i) {
     const T r = sqrt(nu + x * x);
     const StudentTOddTail<T> tp = student_t_odd_tail_ratio(x, r, nu, m, q);
-    T ratio = tp.ratio > hi ? hi : tp.ratio;  // keeps a far start finite
-    ratio = ratio < lo ? lo : ratio;
-    const T l = log(ratio);
     const T c = x / r;
-    const T kappa = half * nu * g0 * c * (one + c) / tp.sigma;
-    const T a = kappa + one - (nu + one) * c * c;
-    const T dt = l / (kappa + half * l * a);
-    x = x + x * student_t_expm1_small(dt);
+    x = student_t_tail_step(x, tp.ratio, half * nu * g0 * c * (one + c) / tp.sigma, c, nu);
   }
   return x;
 }
