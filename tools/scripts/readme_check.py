@@ -17,7 +17,9 @@ Steps (all by default):
           so. Then the README's words about the output are checked against it (claims below) and
           tools/pbp/toy_predictive.svg against the plot the demo drew. --write rewrites the block
           and the picture from this run instead of comparing.
-  results every figure of README.md's Results table appears in tools/bench/RESULTS.md.
+  results README.md's Results table shows RESULTS.md's current figures: each data set's LL row
+          those of its main UCI table (bold on the best), the cost rows its prediction-cost
+          table's; any other figure must appear in RESULTS.md.
   blocks  runs every sh block (bash -euo pipefail, from the top of the tree) and python block
           (Debian's /usr/bin/python3 with build/host/python, in a scratch folder), and compiles every
           c block against the runtime's headers; a block after `<!-- readme_check: skip (why) -->`
@@ -229,16 +231,90 @@ def check_demo(write, saved):
     check_claims(match.group(1))
 
 
+def markdown_tables(text):
+    """Every Markdown table of `text`: (header cells, rows of cells), bold marks kept."""
+    found, lines = [], text.split("\n")
+    for i, line in enumerate(lines):
+        if not (line.startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("|---")):
+            continue
+        if i > 0 and lines[i - 1].startswith("|"):
+            continue
+        cells = lambda row: [c.strip() for c in row.strip().strip("|").split("|")]
+        rows = []
+        for row in lines[i + 2:]:
+            if not row.startswith("|"):
+                break
+            rows.append(cells(row))
+        found.append((cells(line), rows))
+    return found
+
+
+def results_table(tables, first_headers):
+    """The table whose header starts with `first_headers`: {first cell: {header: cell}}."""
+    for header, rows in tables:
+        if header[:len(first_headers)] == first_headers:
+            return {row[0]: dict(zip(header, row)) for row in rows}
+    fail(f"tools/bench/RESULTS.md has no table headed {' | '.join(first_headers)}")
+    return {}
+
+
+def log_likelihood(cell):
+    """A RESULTS cell's LL: "**−2.283 ± 0.037**" gives −2.283, "3.01 / −2.57" −2.57."""
+    return cell.replace("**", "").split(" / ")[-1].split(" ±")[0].strip()
+
+
 def check_results():
+    """The Results table's figures are the current ones of RESULTS.md: each data set's LL the
+    main UCI table's (bold on the row's best), the cost rows the prediction-cost table's; any
+    other figure must appear in RESULTS.md."""
     text = README.read_text()
     section = text.split("\n## Results\n", 1)[-1].split("\n## ", 1)[0]
     table = "\n".join(line for line in section.split("\n") if line.startswith("|"))
     results = RESULTS.read_text()
-    figures = re.findall(r"−?\d+(?: \d{3})*(?:\.\d+)?", table)
-    missing = [figure for figure in figures if figure not in results]
-    for figure in missing:
-        fail(f"README.md's Results table shows {figure}, which tools/bench/RESULTS.md does not")
-    print(f"readme_check: {len(figures)} figures of the Results table found in RESULTS.md")
+    tables = markdown_tables(results)
+    uci = results_table(tables, ["data set", "pbp-edge RMSE", "pbp-edge LL"])
+    cost = results_table(tables, ["target", "plain float MLP", "float32 `pbp_predict`"])
+    columns = ["pbp-edge LL", "PBP paper", "MC dropout", "deep ensembles"]
+    # README row: (RESULTS cost row, the columns of the README cell's figures, in order)
+    cost_rows = {
+        "Cortex-M4F instructions per 13-50-1 prediction":
+            ("Cortex-M4F", ["float32 `pbp_predict`", "÷ MLP", "÷ 5-net ensemble"]),
+        "Cortex-M0 (soft float), int8 weights": ("Cortex-M0 (soft float)", ["int8", "int8 ÷ MLP"]),
+    }
+    figure = re.compile(r"−?\d+(?: \d{3})*(?:\.\d+)?")
+    checked = 0
+    for header, rows in markdown_tables(table):
+        for row in rows:
+            if row[0] in uci:
+                expected = [log_likelihood(uci[row[0]][c]) for c in columns]
+                shown = [cell.replace("**", "") for cell in row[1:1 + len(columns)]]
+                if shown != expected:
+                    fail(f"README.md's Results row {row[0]} shows {shown}, "
+                         f"tools/bench/RESULTS.md's UCI table {expected}")
+                values = [float(e.replace("−", "-")) for e in expected]
+                best = values.index(max(values))
+                cells = row[1:1 + len(columns)]
+                bold = [k for k, cell in enumerate(cells) if cell.startswith("**")]
+                if bold != [best]:
+                    fail(f"README.md's Results row {row[0]}: bold must mark the best LL, "
+                         f"{expected[best]}")
+                checked += len(columns)
+            elif row[0] in cost_rows:
+                name, wanted = cost_rows[row[0]]
+                shown = figure.findall(row[1])
+                expected = [figure.findall(cost.get(name, {}).get(c, ""))[:1] for c in wanted]
+                expected = [e[0] if e else "?" for e in expected]
+                if shown[:len(expected)] != expected:
+                    fail(f"README.md's Results row '{row[0]}' shows {shown[:len(expected)]}, "
+                         f"tools/bench/RESULTS.md's prediction-cost table {expected}")
+                checked += len(expected)
+            else:
+                for value in figure.findall(" | ".join(row[1:])):
+                    if value not in results:
+                        fail(f"README.md's Results table shows {value}, which "
+                             "tools/bench/RESULTS.md does not")
+                    checked += 1
+    print(f"readme_check: {checked} figures of the Results table checked against tools/bench/RESULTS.md")
 
 
 def run_block(language, text, scratch):
