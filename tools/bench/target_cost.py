@@ -9,16 +9,21 @@ to QEMU instruction counts, or check it against them on shapes it was not fitted
                                      instructions per prediction and predict stack of the given
                                      blobs on the preset (4 rows each, the firmware's own)
   target_cost.py check <preset>      measure the held-out shapes (13-50-1, 8-100-100-1,
-                                     784-400-400-10; float32, float16, int8) and compare with
-                                     `pbp inspect --target <preset> --json`: exit 1 if an estimate
-                                     is more than 10 % off, or a blob the target cannot hold is not
-                                     reported "does not fit"
+                                     784-400-400-10, and 13-50-50-1 with the distance and pair
+                                     variance and a Student-t of 5 or 4 dof; float32, float16,
+                                     int8) and compare with `pbp inspect --target <preset> --json`:
+                                     exit 1 if an estimate is more than 10 % off, its predict stack
+                                     below the measured one, or a blob the target cannot hold is
+                                     not reported "does not fit"
 
 Both use build/host (pbp, target_cost_blob: built if missing) and build/<preset> (target_cost:
 configured and built if missing). The firmware (targets/cost/main.c) reads blob0.pbp, blob1.pbp,
 ... from its folder and predicts 4 rows with each; count-instructions.sh's marks bracket each
 prediction. The fit: per target and storage type, least squares on the relative error over the
-terms of tools/pbp/target_cost.cpp (which `pbp inspect --json --target` reports per blob).
+terms of tools/pbp/target_cost.cpp (which `pbp inspect --json --target` reports per blob): the
+network's terms on the blobs without sections 7 to 9, those sections' terms on what each blob with
+them costs more than its twin without (the same weights and rows). The predict stack: the most
+of the blobs without a Student-t, and of those with one (its quantile runs deeper on some cores).
 """
 import json
 import os
@@ -34,10 +39,14 @@ TABLE = os.path.join(ROOT, "tools", "pbp", "target_cost_table.inc")
 STORAGES = ("float32", "float16", "int8", "int8-logvar")
 TERMS = ("regression", "binary", "multiclass", "classes", "class_pairs", "count", "inputs",
          "first_weights", "first_rows", "weights", "relu_inputs", "erf_inputs", "sign_inputs",
-         "layers", "half_subnormals", "half_subnormal_shifts")
+         "layers", "half_subnormals", "half_subnormal_shifts", "distance_inputs", "pair_inputs",
+         "pairs", "student_t_even", "student_t_odd")
+TAIL_TERMS = ("student_t_even", "student_t_odd")
+SECTION_TERMS = ("distance_inputs", "pair_inputs", "pairs") + TAIL_TERMS
 TOLERANCE = 0.10
 
-# (task, shape, hidden activation).
+# (task, shape, hidden activation[, (distance scale A, pair scale A2, Student-t dof)]): the
+# optional sections of a regression blob (FORMAT.md 7 to 9), 0 for none.
 FITTING = [
     ("regression", "4-8-1", "relu"), ("regression", "13-20-1", "relu"),
     ("regression", "3-16-8-1", "relu"), ("regression", "8-16-16-1", "relu"),
@@ -63,9 +72,26 @@ FITTING = [
     ("regression", "8-150-150-1", "relu"), ("regression", "30-200-100-1", "relu"),
     ("regression", "16-64-256-1", "relu"), ("multiclass", "50-120-160-8", "relu"),
     ("regression", "500-50-1", "relu"), ("regression", "10-80-80-80-1", "relu"),
+    # the predictive's sections (appended: the blobs above keep their seeds). Distance and pairs
+    # together (the recipe's default), each alone (beyond 32 inputs the distance has no pairs),
+    # and the t alone; the dofs the recipe chooses from (3, 4, 5, 6, 8, ..., 32)
+    ("regression", "2-16-1", "relu", (0.5, 1, 3)), ("regression", "3-12-1", "relu", (0.5, 1, 4)),
+    ("regression", "5-20-1", "relu", (0.5, 1, 5)), ("regression", "8-16-16-1", "relu", (1, 2, 6)),
+    ("regression", "13-20-1", "relu", (0.125, 1, 3)), ("regression", "16-24-1", "relu", (1, 1, 0)),
+    ("regression", "24-16-1", "relu", (0.25, 0.5, 8)), ("regression", "32-20-1", "relu", (2, 4, 5)),
+    ("regression", "12-30-1", "erf", (0.5, 1, 10)), ("regression", "7-10-1", "relu", (3, 8, 0)),
+    ("regression", "20-40-30-1", "relu", (0.75, 1, 12)),
+    ("regression", "4-30-1", "sign", (1, 1, 3)),
+    ("regression", "6-10-1", "relu", (0.5, 0, 16)), ("regression", "20-12-1", "relu", (1, 0, 5)),
+    ("regression", "40-20-1", "relu", (0.25, 0, 0)), ("regression", "64-16-1", "relu", (1, 0, 20)),
+    ("regression", "10-12-1", "relu", (0, 1, 0)), ("regression", "26-8-1", "relu", (0, 2, 24)),
+    ("regression", "4-8-1", "relu", (0, 0, 3)), ("regression", "9-30-30-1", "relu", (0, 0, 32)),
+    ("regression", "30-20-1", "relu", (0, 0, 5)), ("regression", "3-40-1", "relu", (0, 0, 4)),
 ]
 HELD_OUT = [("regression", "13-50-1", "relu"), ("regression", "8-100-100-1", "relu"),
-            ("multiclass", "784-400-400-10", "relu")]
+            ("multiclass", "784-400-400-10", "relu"),
+            ("regression", "13-50-50-1", "relu", (0.125, 1, 5)),
+            ("regression", "13-50-50-1", "relu", (0.125, 1, 4))]
 HELD_OUT_STORAGES = ("float32", "float16", "int8")
 
 
@@ -95,15 +121,26 @@ def target_build(preset):
     return build
 
 
-def make_blobs(tool, folder, specs, storages, seed=1):
+def make_blobs(tool, folder, specs, storages, seed=1, twins=None):
+    """The blobs of `specs` in each storage; with a dict `twins`, also each blob with sections'
+    twin without them (the same seed: the same weights and rows), twins[blob] = twin."""
     blobs = []
-    for task, shape, activation in specs:
+    for task, shape, activation, *sections in specs:
+        distance, pairs, dof = sections[0] if sections else (0, 0, 0)
+        name = "%s-%s-%s" % (task, shape, activation) + "".join(
+            "-%s%g" % (key, value) for key, value in (("d", distance), ("p", pairs), ("t", dof))
+            if value)
         for storage in storages:
-            path = os.path.join(folder, "%s-%s-%s-%s.pbp" % (task, shape, activation, storage))
-            run([tool, "--shape", shape, "--task", task, "--activation", activation, "--storage",
-                 storage, "--seed", str(seed),
-                 "--out", path])
+            path = os.path.join(folder, "%s-%s.pbp" % (name, storage))
+            common = [tool, "--shape", shape, "--task", task, "--activation", activation,
+                      "--storage", storage, "--seed", str(seed)]
+            run(common + ["--distance-scale", str(distance), "--pair-scale", str(pairs),
+                          "--tail-dof", str(dof), "--out", path])
             blobs.append(path)
+            if twins is not None and (distance or pairs or dof):
+                twins[path] = os.path.join(folder, "%s-twin-%s.pbp" % (name, storage))
+                run(common + ["--out", twins[path]])
+                blobs.append(twins[path])
             seed += 1
     return blobs
 
@@ -184,22 +221,38 @@ def solve(rows, values):
     return [a[i][n] / a[i][i] / norms[i] for i in range(n)]
 
 
-def fit_storage(samples):
-    """samples: [(terms dict, instructions)] -> {term: coefficient}. A term the samples do not
-    separate from the terms before it (too few shapes fit a small board's RAM) stays unfitted:
-    `pbp inspect` then gives no estimate for a model that has it, rather than a wrong one."""
+def fit_terms(samples, names):
+    """samples: [(terms dict, value, instructions)] -> {term of `names`: coefficient}, least squares
+    of the value's error relative to the instructions. A term the samples do not separate from the
+    terms before it (too few shapes fit a small board's RAM) stays unfitted: `pbp inspect` then
+    gives no estimate for a model that has it, rather than a wrong one."""
     used = []
-    for term in TERMS:
-        if not any(terms[term] for terms, _ in samples):
+    for term in names:
+        if not any(terms[term] for terms, _, _ in samples):
             continue
         try:
-            solve([[terms[t] / y for t in used + [term]] for terms, y in samples],
-                  [1.0] * len(samples))
+            solve([[terms[t] / y for t in used + [term]] for terms, _, y in samples],
+                  [v / y for _, v, y in samples])
             used.append(term)
         except ValueError:
             pass
-    rows = [[terms[t] / y for t in used] for terms, y in samples]
-    return dict(zip(used, solve(rows, [1.0] * len(samples))))
+    if not used:
+        return {}
+    rows = [[terms[t] / y for t in used] for terms, _, y in samples]
+    return dict(zip(used, solve(rows, [v / y for _, v, y in samples])))
+
+
+def fit_storage(samples, twins):
+    """samples: {blob: (terms dict, instructions)} of one storage -> {term: coefficient}. The
+    network's terms from the blobs without sections 7 to 9; the sections' from each blob with them
+    less its twin without (the same network and rows: the difference is what the sections cost)."""
+    plain = [(v, y, y) for blob, (v, y) in samples.items()
+             if not any(v[t] for t in SECTION_TERMS)]
+    differences = [(v, y - samples[twins[blob]][1], y) for blob, (v, y) in samples.items()
+                   if blob in twins and twins[blob] in samples]
+    coefficients = fit_terms(plain, [t for t in TERMS if t not in SECTION_TERMS])
+    coefficients.update(fit_terms(differences, SECTION_TERMS))
+    return coefficients
 
 
 def memory_lengths(board):
@@ -235,28 +288,36 @@ def table_entries():
             re.finditer(r'^  \{"([^"]+)".*?^   \}\},$', open(TABLE).read(), re.M | re.S)}
 
 
-def fit_target(preset, pbp, blobs, terms):
+def fit_target(preset, pbp, blobs, twins, terms):
     build = target_build(preset)
     measured = measure(preset, build, blobs)
-    by_storage = {s: [] for s in STORAGES}
+    by_storage = {s: {} for s in STORAGES}
     stack = dict.fromkeys(STORAGES, 0)
+    tail_stack = dict.fromkeys(STORAGES, 0)  # the blobs with a Student-t
     for blob, (instructions, used) in measured.items():
         if blob not in terms:
             terms[blob] = terms_of(pbp, blob)
         (storage, values), = terms[blob].items()
-        by_storage[storage].append((values, instructions))
-        stack[storage] = max(stack[storage], used)
+        by_storage[storage][blob] = (values, instructions)
+        high = tail_stack if any(values[t] for t in TAIL_TERMS) else stack
+        high[storage] = max(high[storage], used)
+    missing = [s for s in STORAGES if by_storage[s] and not tail_stack[s]]
+    if missing:
+        raise ValueError("no blob with a Student-t measured in %s" % " ".join(missing))
     coefficients = {}
     for storage, samples in by_storage.items():
-        coefficients[storage] = fit_storage(samples) if samples else {}
-        worst = max((abs(sum(coefficients[storage].get(t, 0) * v[t] for t in TERMS) / y - 1)
-                     for v, y in samples), default=0)
-        print("%s %s: %d blobs, worst fitting error %.1f %%" % (preset, storage, len(samples),
-                                                               100 * worst), flush=True)
+        coefficients[storage] = fit_storage(samples, twins) if samples else {}
+        errors = [(abs(sum(coefficients[storage].get(t, 0) * v[t] for t in TERMS) / y - 1),
+                   any(v[t] for t in SECTION_TERMS)) for v, y in samples.values()]
+        print("%s %s: %d blobs, worst fitting error %.1f %% (of those with sections 7 to 9 %.1f "
+              "%%)" % (preset, storage, len(samples), 100 * max((e for e, _ in errors), default=0),
+                       100 * max((e for e, sections in errors if sections), default=0)),
+              flush=True)
     board = cache_value(build, "PBP_TARGET_BOARD")
     flash, ram = memory_lengths(board) if board else (0, 0)
     lines = ['  {"%s", "%s", %d, %d, %d,' % (preset, board, flash, ram, runtime_bytes(build)),
-             "   {%s}," % ", ".join(str(stack[s]) for s in STORAGES), "   {"]
+             "   {%s}," % ", ".join(str(stack[s]) for s in STORAGES),
+             "   {%s}," % ", ".join(str(tail_stack[s]) for s in STORAGES), "   {"]
     for storage in STORAGES:
         values = [coefficients[storage].get(t) for t in TERMS]
         lines.append("    {%s},  // %s" % (", ".join(map(number, values)), storage))
@@ -269,11 +330,12 @@ def fit(presets):
     entries = table_entries()
     failed = []
     with tempfile.TemporaryDirectory() as folder:
-        blobs = make_blobs(tool, folder, FITTING, STORAGES)
+        twins = {}
+        blobs = make_blobs(tool, folder, FITTING, STORAGES, twins=twins)
         terms = {}
         for preset in presets:
             try:
-                entries[preset] = fit_target(preset, pbp, blobs, terms)
+                entries[preset] = fit_target(preset, pbp, blobs, twins, terms)
             except (subprocess.CalledProcessError, ValueError, SystemExit) as error:
                 print("%s: not fitted: %s" % (preset, error), file=sys.stderr)
                 failed.append(preset)
@@ -284,8 +346,9 @@ def fit(presets):
                   "// Generated by `python3 tools/bench/target_cost.py fit [preset...]` (QEMU\n"
                   "// instruction counts of targets/cost on the fitting shapes): do not edit.\n"
                   "// Per target: name, board, flash and RAM bytes, runtime bytes, predict stack\n"
-                  "// per storage, then per storage (float32, float16, int8, int8-logvar) the\n"
-                  "// coefficient of each term:\n// %s.\n" % ", ".join(TERMS))
+                  "// per storage of the blobs without a Student-t, then of those with one, then\n"
+                  "// per storage (float32, float16, int8, int8-logvar) the coefficient of each\n"
+                  "// term:\n// %s.\n" % ", ".join(TERMS))
         out.write("\n".join(entries[n] for n in names) + "\n")
     os.replace(TABLE + ".tmp", TABLE)
     print("wrote %s" % os.path.relpath(TABLE, ROOT))
@@ -300,32 +363,34 @@ def check(preset):
     with tempfile.TemporaryDirectory() as folder:
         blobs = make_blobs(tool, folder, HELD_OUT, HELD_OUT_STORAGES, seed=1000)
         measured = measure(preset, build, blobs)
-        print("%-46s %12s %12s %7s" % (preset + ": held-out blob", "estimated", "measured",
-                                       "error"))
+        print("%-52s %12s %12s %7s %11s" % (preset + ": held-out blob", "estimated", "measured",
+                                            "error", "stack est/m"))
         for blob in blobs:
             report = inspect(pbp, preset, blob)
             name = os.path.basename(blob)[:-4]
             if blob not in measured:
                 # Not even from flash: then the report must say "does not fit".
                 failures += report["fits"]
-                print("%-46s %12s %12s   (not measured: the board cannot hold it; inspect: %s, "
+                print("%-52s %12s %12s   (not measured: the board cannot hold it; inspect: %s, "
                       "flash %s of %s)%s" % (name, report["instructions"], "-",
                                              "fits" if report["fits"] else "does not fit",
                                              report["model_flash_bytes"], report["flash_bytes"],
                                              "  FAIL" if report["fits"] else ""))
                 continue
-            instructions = measured[blob][0]
+            instructions, stack = measured[blob]
             estimate = report["instructions"]
             error = (estimate - instructions) / instructions if estimate is not None else None
-            bad = error is None or abs(error) > TOLERANCE
+            # the stack: inspect's figure (the fitting blobs' most) never below the measured one
+            bad = error is None or abs(error) > TOLERANCE or report["predict_stack_bytes"] < stack
             failures += bad
-            print("%-46s %12s %12.0f %6s%s%s" % (
+            print("%-52s %12s %12.0f %7s %5s/%-5s%s%s" % (
                 name, estimate, instructions, "-" if error is None else "%+.1f%%" % (100 * error),
+                report["predict_stack_bytes"], stack,
                 "" if report["fits"] else "  (does not fit: flash %s of %s)" % (
                     report["model_flash_bytes"], report["flash_bytes"]), "  FAIL" if bad else ""))
     if failures:
-        sys.exit("target_cost: %d estimate(s) beyond %d %% (or a blob that fits, not measured) on "
-                 "%s" % (failures, 100 * TOLERANCE, preset))
+        sys.exit("target_cost: %d estimate(s) beyond %d %% (or a stack below the measured one, "
+                 "or a blob that fits, not measured) on %s" % (failures, 100 * TOLERANCE, preset))
 
 
 def measure_blobs(preset, blobs):

@@ -8,7 +8,10 @@
 // sign) and one per layer. (A later layer's rows are its successor's inputs, or the outputs: no
 // term of their own, which would make the terms linearly dependent.) A layer's terms take the
 // coefficients of its own storage type, the task and input terms those of the first layer's.
-// float16 layers add their subnormal weights and the decoding loop's passes over them.
+// float16 layers add their subnormal weights and the decoding loop's passes over them. A
+// regression model's optional predictive terms (FORMAT.md sections 7 to 9) add, per prediction,
+// the distance variance's inputs, the pair variance's inputs (one bin each) and pairs (one cell
+// each), and the Student-t's quantile, one term per parity (odd dofs add the arctangent series).
 #include "target_cost.hpp"
 
 #include <cmath>
@@ -40,13 +43,20 @@ enum Term : unsigned {
   kLayers,
   kHalfSubnormals,
   kHalfSubnormalShifts,
+  kDistanceInputs,
+  kPairInputs,
+  kPairs,
+  kStudentTEven,
+  kStudentTOdd,
   kTermCount
 };
 const char* const kTermNames[kTermCount] = {
-    "regression",  "binary",  "multiclass",      "classes",
-    "class_pairs", "count",   "inputs",          "first_weights",
-    "first_rows",  "weights", "relu_inputs",     "erf_inputs",
-    "sign_inputs", "layers",  "half_subnormals", "half_subnormal_shifts"};
+    "regression",      "binary",      "multiclass",      "classes",
+    "class_pairs",     "count",       "inputs",          "first_weights",
+    "first_rows",      "weights",     "relu_inputs",     "erf_inputs",
+    "sign_inputs",     "layers",      "half_subnormals", "half_subnormal_shifts",
+    "distance_inputs", "pair_inputs", "pairs",           "student_t_even",
+    "student_t_odd"};
 
 constexpr unsigned kStorageCount = 4;  // float32, float16, int8, int8-logvar (PBP_STORAGE_* - 1)
 const char* const kStorageNames[kStorageCount] = {"float32", "float16", "int8", "int8-logvar"};
@@ -59,6 +69,8 @@ struct TargetCost {
   uint64_t ram_bytes;      // the board's RAM
   uint32_t runtime_bytes;  // text + rodata + data of libpbp_runtime.a linked by targets/cost
   uint32_t stack_bytes[kStorageCount];  // predict's measured stack high-water mark, 0: none
+  // The same of the blobs with a Student-t predictive (its quantile runs deeper on some cores)
+  uint32_t tail_stack_bytes[kStorageCount];
   double coefficient[kStorageCount][kTermCount];
 };
 
@@ -83,6 +95,7 @@ unsigned storage_index(uint32_t storage) {
 struct Terms {
   double value[kStorageCount][kTermCount] = {};
   bool uses[kStorageCount] = {};
+  bool student_t = false;  // section 9: the stack of the blobs with a t
 };
 
 // float16 weights are decoded at every prediction: where the core has no half conversion, a
@@ -129,6 +142,17 @@ Terms cost_terms(const pbp_model& m) {
       add(first, kRegression, 1);
   }
   add(first, kInputs, m.input_count);
+  if (m.task == PBP_TASK_REGRESSION) {  // the other tasks ignore sections 7 to 9
+    if (m.input_occupancy != nullptr) add(first, kDistanceInputs, m.input_count);
+    if (m.pair_occupancy != nullptr) {
+      add(first, kPairInputs, m.input_count);
+      add(first, kPairs, 0.5 * m.input_count * (m.input_count - 1.0));
+    }
+    if (m.tail_dof != 0) {
+      add(first, m.tail_dof % 2 == 0 ? kStudentTEven : kStudentTOdd, 1);
+      terms.student_t = true;
+    }
+  }
   for (uint32_t l = 0; l < m.layer_count; ++l) {
     const pbp_layer& layer = m.layers[l];
     const unsigned s = storage_index(layer.storage);
@@ -165,7 +189,9 @@ double estimate(const TargetCost& t, const Terms& terms) {
 uint32_t stack_bytes(const TargetCost& t, const Terms& terms) {
   uint32_t most = 0;
   for (unsigned s = 0; s < kStorageCount; ++s) {
-    if (terms.uses[s] && t.stack_bytes[s] > most) most = t.stack_bytes[s];
+    if (!terms.uses[s]) continue;
+    if (t.stack_bytes[s] > most) most = t.stack_bytes[s];
+    if (terms.student_t && t.tail_stack_bytes[s] > most) most = t.tail_stack_bytes[s];
   }
   return most;
 }
