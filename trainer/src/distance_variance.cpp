@@ -21,6 +21,11 @@ namespace pair_layout = format::input_pair_occupancy_section;
 // network and epochs per fold cost 4.5x the recipe (16 folds on energy) and move A little; a
 // 1 x 50 network for 40 epochs costs 7 % more.
 constexpr uint32_t kFoldEpochs = 40;
+// And at most this many updates (40 epochs of 1 000 rows), so that the fit's cost stops growing
+// with the rows: kin8nm's 16 folds 40 -> 5 epochs, its training 31.4 -> 24.0 CPU s a split, and
+// its gap and tail splits' LL +0.037 and +0.021 (the folds now choose A = 0 there); below 1 000
+// rows nothing changes. tools/bench/RESULTS.md.
+constexpr double kFoldUpdates = 40000.0;
 
 // Rows of input `j`'s gap fold (`tail` false) or tail fold, held out of `rows` rows.
 std::vector<bool> held_out_rows(const Dataset& data, size_t j, bool tail) {
@@ -141,9 +146,11 @@ DistanceFolds::DistanceFolds(const Dataset& data, const TrainOptions& chosen, co
       tail_dof_(tail_dof) {
   options_.on_epoch = {};
   options_.stop_after = {};
-  // The cheap model: one hidden layer, at most kFoldEpochs epochs.
+  // The cheap model: one hidden layer, at most kFoldEpochs epochs and about kFoldUpdates updates.
   options_.hidden = {chosen.hidden.empty() ? 50u : chosen.hidden.front()};
-  options_.epochs = std::min(options_.epochs, kFoldEpochs);
+  const auto budget =
+      static_cast<uint32_t>(std::max(1.0, kFoldUpdates / static_cast<double>(data.rows)));
+  options_.epochs = std::min({options_.epochs, kFoldEpochs, budget});
   for (size_t j = 0; j < data.inputs; ++j) {
     for (const bool tail : {false, true}) {
       const std::vector<bool> held = held_out_rows(data, j, tail);
