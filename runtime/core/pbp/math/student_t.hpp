@@ -246,6 +246,15 @@ inline T student_t_expm1_small(T dt) {
                                               dt / static_cast<T>(120)))));
 }
 
+// Where the tail is a power law (both parities): p = (1 - x / r) / 2 from its leading inversion p0
+// to second order (g1, g2 the parity's coefficients), then x at that p.
+template <typename T>
+inline T student_t_power_start(T p0, T g1, T g2, T nu) {
+  const T one = static_cast<T>(1);
+  const T p = p0 * (one + p0 * (g1 + p0 * (static_cast<T>(1.5) * g1 * g1 + g2)));
+  return sqrt(nu) * (one - (p + p)) / (static_cast<T>(2) * sqrt(p * (one - p)));
+}
+
 // One tail-quantile step of either parity: Halley on L = log(P(X > x) / q) in log x, from the tail
 // ratio P / q at x, kappa = -dL/dlog x and c = x / sqrt(nu + x^2), where d2L/dlog x^2 = -kappa A,
 // A = kappa + 1 - (nu + 1) c^2. The ratio is clamped to [2^-100, 2^100] (keeps a far start finite).
@@ -281,8 +290,7 @@ __attribute__((noinline)) inline T student_t_quantile_tail(T q, uint32_t m, int 
     const T g1 = (mf - one) / (mf + one);
     const T h2 = g1 * (mf - static_cast<T>(2)) / (mf + static_cast<T>(2));
     const T g2 = (half * (mf - one) - g1 - h2 + half * g1 * g1) / mf;
-    const T p = p0 * (one + p0 * (g1 + p0 * (static_cast<T>(1.5) * g1 * g1 + g2)));
-    x = sqrt(nu) * (one - (p + p)) / (static_cast<T>(2) * sqrt(p * (one - p)));
+    x = student_t_power_start(p0, g1, g2, nu);
   } else {
     x = student_t_cornish_fisher(log_q, nu);
   }

@@ -40,6 +40,10 @@ template <typename T>
 inline T student_t_tail_step(T x, T ratio, T kappa, T c, T nu);
 template <typename T>
 inline T student_t_times_power_over(T head, T a, uint32_t e, T q);
+template <typename T>
+inline T student_t_power_start(T p0, T g1, T g2, T nu);
+template <typename T>
+struct TailParts;
 
 constexpr uint32_t kStudentTOddMaxM = 15;                          // nu = 31
 constexpr uint32_t kStudentTOddECount = 2 * kStudentTOddMaxM + 1;  // e_0 .. e_30
@@ -241,14 +245,8 @@ inline T student_t_odd_central(T x, T nu, T sqrt_nu, uint32_t m) {
 // The tail form at x >= 0 (r = sqrt(nu + x^2)): ratio = P(X > x) / q and the bracket sigma
 // (student_t_tail_ratio's twin: q divides once the running product is below 1).
 template <typename T>
-struct StudentTOddTail {
-  T ratio;
-  T sigma;
-};
-
-template <typename T>
-__attribute__((noinline)) inline StudentTOddTail<T> student_t_odd_tail_ratio(T x, T r, T nu,
-                                                                             uint32_t m, T q) {
+__attribute__((noinline)) inline TailParts<T> student_t_odd_tail_ratio(T x, T r, T nu, uint32_t m,
+                                                                       T q) {
   const T one = static_cast<T>(1);
   const StudentTOddTables<T>& t = kStudentTOdd<T>;
   // 2 r (r + x) = 2 (r^2 + r x) and (r + x)^2 = nu + 2 x (r + x): r's rounding enters with the
@@ -365,14 +363,13 @@ __attribute__((noinline)) inline T student_t_odd_quantile_tail(T q, uint32_t m, 
     const T mh = mf - half;
     const T g1 = (mh - a1) / order;  // -b1 / (m + 1/2)
     const T g2 = (half * mh + half * a1 * a1 - a1 - a2) / order;
-    const T p = p0 * (one + p0 * (g1 + p0 * (static_cast<T>(1.5) * g1 * g1 + g2)));
-    x = sqrt(nu) * (one - (p + p)) / (static_cast<T>(2) * sqrt(p * (one - p)));
+    x = student_t_power_start(p0, g1, g2, nu);
   } else {
     x = student_t_cornish_fisher(log_q, nu);
   }
   for (int i = 0; i < steps; ++i) {
     const T r = sqrt(nu + x * x);
-    const StudentTOddTail<T> tp = student_t_odd_tail_ratio(x, r, nu, m, q);
+    const TailParts<T> tp = student_t_odd_tail_ratio(x, r, nu, m, q);
     const T c = x / r;
     x = student_t_tail_step(x, tp.ratio, half * nu * g0 * c * (one + c) / tp.sigma, c, nu);
   }
