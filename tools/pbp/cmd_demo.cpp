@@ -37,12 +37,13 @@ const char* const kUsage =
     "units, 40 epochs) and, given its CSV, Boston housing (a seeded 90/10 split, 1 x 50, 40\n"
     "epochs); writes both blobs; predicts a few inputs with the freestanding runtime and prints\n"
     "whether each input lies inside its training range (OUTSIDE: the model extrapolates), then\n"
-    "the prediction, its 95 % interval and its epistemic and aleatoric std. With --device,\n"
-    "runs the same blobs and inputs on the device and says whether every output is bit-identical\n"
-    "(exit 1 if any differs). Plots (SVG): toy_predictive.svg (the paper's Figure 1: data, true\n"
-    "function, predictive mean +- 3 std, training range), boston_calibration.svg (observed\n"
-    "vs nominal coverage of central intervals on the test houses) and boston_training_curve.svg\n"
-    "(RMSE and LL per epoch).\n"
+    "the prediction, its 95 % interval and its epistemic and aleatoric std; for the toy, on a\n"
+    "grid, how often the 95 % interval holds x^3 and the expected LL where x was drawn and\n"
+    "beyond. With --device, runs the same blobs and inputs on the device and says whether every\n"
+    "output is bit-identical (exit 1 if any differs). Plots (SVG): toy_predictive.svg (the\n"
+    "paper's Figure 1: data, true function, predictive mean +- 3 std, training range),\n"
+    "boston_calibration.svg (observed vs nominal coverage of central intervals on the test\n"
+    "houses) and boston_training_curve.svg (RMSE and LL per epoch).\n"
     "\n"
     "  --out-dir DIR     where the blobs, inputs and device outputs go (default: pbp-demo)\n"
     "  --boston F.csv    Boston housing CSV, target last (tools/scripts/fetch_datasets.sh)\n"
@@ -125,9 +126,12 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
   section.title = "Toy problem (PBP paper, Figure 1): y = x^3 + N(0, 9), 20 points on [-4, 4]";
 
   // The paper's Figure 1, predicted by the runtime: data, truth, mean and a +-3 std band.
+  // The same grid scores the predictive where x was drawn (|x| <= 4) and beyond (4 < |x| <= 6):
+  // what the band's width is worth where the model extrapolates.
   plot::BandPlot band;
   band.train_x = data.x;
   band.train_y = data.y;
+  std::vector<GridPoint> inside, outside;
   for (int g = 0; g <= 240; ++g) {
     const double x = -6.0 + 12.0 * g / 240.0;
     const RegressionPrediction p = host.predict_interval({&x, 1}, 0.95);
@@ -135,6 +139,15 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
     band.true_y.push_back(trainer::toy_function(x));
     band.mean.push_back(p.moments.mean);
     band.std.push_back(p.std);
+    const GridPoint point{trainer::toy_function(x), p.moments.mean, p.std, p.lower, p.upper};
+    (std::abs(x) <= trainer::kToyInputLimit ? inside : outside).push_back(point);
+  }
+  const double noise_variance = trainer::kToyNoiseStd * trainer::kToyNoiseStd;
+  section.notes.push_back(
+      "on a grid every 0.05: x^3 in the 95 % interval; expected LL of y = x^3 + N(0, 9)");
+  for (const auto& [label, points] : {std::pair{"|x| <= 4 (where x was drawn)", &inside},
+                                      std::pair{"4 < |x| <= 6 (beyond)", &outside}}) {
+    section.notes.push_back(grid_honesty_line(label, grid_honesty(*points, noise_variance)));
   }
   const auto [low, high] = std::minmax_element(data.x.begin(), data.x.end());
   band.training_range = plot::Range{*low, *high};

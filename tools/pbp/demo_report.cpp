@@ -70,7 +70,31 @@ void print_section(std::ostream& out, const DemoSection& section, bool device_ra
            "         the model extrapolates: its interval may miss the truth, the more the "
            "farther.\n";
   }
+  for (const std::string& note : section.notes) out << note << "\n";
   for (const std::string& plot : section.plots) out << "plot: " << plot << "\n";
+}
+
+GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_variance) {
+  constexpr double kLogTwoPi = 1.8378770664093454836;
+  GridHonesty h;
+  for (const GridPoint& p : points) {
+    const double variance = p.std * p.std;
+    const double error = p.truth - p.mean;
+    h.coverage += p.lower <= p.truth && p.truth <= p.upper;
+    h.loglik += -0.5 * (kLogTwoPi + std::log(variance)) -
+                (error * error + noise_variance) / (2.0 * variance);
+  }
+  h.points = points.size();
+  if (h.points > 0) {
+    h.coverage /= static_cast<double>(h.points);
+    h.loglik /= static_cast<double>(h.points);
+  }
+  return h;
+}
+
+std::string grid_honesty_line(const std::string& label, const GridHonesty& honesty) {
+  return "  " + padded(label, 30, false) + padded(std::to_string(honesty.points), 4) + " points, " +
+         padded(fixed(100.0 * honesty.coverage, 0), 3) + " %, LL " + fixed(honesty.loglik, 2);
 }
 
 void print_device_summary(std::ostream& out, const std::vector<DemoSection>& sections,

@@ -50,8 +50,29 @@ struct DemoSection {
   double device_seconds = 0.0;
   std::string device_board;  // as the device named itself, if it did
   std::vector<DemoRow> rows;
+  std::vector<std::string> notes;  // printed after the table
   std::vector<std::string> plots;  // files written
 };
+
+// One grid input's Gaussian predictive (the runtime's, 95 % interval) beside the true function.
+struct GridPoint {
+  double truth = 0.0;
+  double mean = 0.0, std = 0.0;
+  double lower = 0.0, upper = 0.0;
+};
+
+// How honest a Gaussian predictive is on grid points whose observations are y = truth +
+// N(0, noise_variance): the share of points whose interval holds the truth, and the mean over
+// the points of the expected log density of y, -log(2 pi s^2) / 2 - ((truth - mean)^2 +
+// noise_variance) / (2 s^2), the test LL of infinitely many observations there.
+struct GridHonesty {
+  size_t points = 0;
+  double coverage = 0.0;
+  double loglik = 0.0;
+};
+GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_variance);
+// "  4 < |x| <= 6 (beyond)          80 points,  15 %, LL -13.65": the figures under `label`.
+std::string grid_honesty_line(const std::string& label, const GridHonesty& honesty);
 
 void print_section(std::ostream& out, const DemoSection& section, bool device_ran);
 // "device: ... N of N outputs bit-identical", or how to run the device part.

@@ -63,6 +63,26 @@ TEST(DeviceRunner, SameBitsNeedsEveryFieldExactly) {
   EXPECT_FALSE(cli::same_bits(host, device));
 }
 
+// Coverage and expected LL computed by hand: N(0, 1) predictives with 95 % intervals, noise
+// variance 1; the truth 0 is held (LL -log(2 pi)/2 - 1/2), the truth 3 is not (-log(2 pi)/2 - 5).
+TEST(DemoReport, GridHonestyCountsCoverageAndTheExpectedLogLikelihood) {
+  const double half_log_two_pi = 0.5 * std::log(2.0 * std::acos(-1.0));
+  const std::vector<cli::GridPoint> points{{0.0, 0.0, 1.0, -1.96, 1.96},
+                                           {3.0, 0.0, 1.0, -1.96, 1.96}};
+  const cli::GridHonesty h = cli::grid_honesty(points, 1.0);
+  EXPECT_EQ(h.points, 2u);
+  EXPECT_EQ(h.coverage, 0.5);
+  // A few roundings of numbers below 10: well inside 1e-12.
+  EXPECT_NEAR(h.loglik, -half_log_two_pi - 0.5 * (0.5 + 5.0), 1e-12);
+  // A wider predictive costs log(s) and gains the error over s^2: s = 2 on the missed point.
+  const cli::GridHonesty wide = cli::grid_honesty({{3.0, 0.0, 2.0, -3.92, 3.92}}, 1.0);
+  EXPECT_EQ(wide.coverage, 1.0);
+  EXPECT_NEAR(wide.loglik, -half_log_two_pi - std::log(2.0) - 10.0 / 8.0, 1e-12);
+  EXPECT_EQ(cli::grid_honesty({}, 1.0).points, 0u);
+  EXPECT_EQ(cli::grid_honesty_line("4 < |x| <= 6 (beyond)", wide),
+            "  4 < |x| <= 6 (beyond)            1 points, 100 %, LL -2.86");
+}
+
 using Demo = CliTest;
 
 TEST_F(Demo, ToyProblemWithoutDevice) {
@@ -76,6 +96,11 @@ TEST_F(Demo, ToyProblemWithoutDevice) {
   EXPECT_NE(result.out.find("x = 6.0                        216.0  OUTSIDE: x "), std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("the model extrapolates"), std::string::npos) << result.out;
+  // The grid's figures where x was drawn (241 points every 0.05 on [-6, 6]: 161 and 80).
+  EXPECT_NE(result.out.find("  |x| <= 4 (where x was drawn)   161 points, "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("  4 < |x| <= 6 (beyond)           80 points, "), std::string::npos)
+      << result.out;
   EXPECT_NE(result.out.find("device: not run"), std::string::npos) << result.out;
   EXPECT_TRUE(std::filesystem::exists(path("out/toy.pbp")));
   EXPECT_NE(read_file(path("out/toy_predictive.svg")).find("</svg>"), std::string::npos);
