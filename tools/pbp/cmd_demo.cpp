@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 
@@ -22,6 +23,8 @@
 #include "pbp/plot/plots.hpp"
 #include "pbp/trainer/blob.hpp"
 #include "pbp/trainer/csv.hpp"
+#include "pbp/trainer/option_names.hpp"
+#include "pbp/trainer/recipe.hpp"
 #include "pbp/trainer/splits.hpp"
 #include "pbp/trainer/toy_problem.hpp"
 #include "pbp/trainer/train.hpp"
@@ -32,6 +35,7 @@ namespace {
 
 const char* const kUsage =
     "usage: pbp demo [--out-dir DIR] [--boston boston.csv] [--device COMMAND] [--seed N]\n"
+    "                [--recipe paper|auto]\n"
     "\n"
     "Trains the PBP paper's toy problem (20 points, x ~ U[-4, 4], y = x^3 + N(0, 9), 100 hidden\n"
     "units, 40 epochs) and, given its CSV, Boston housing (a seeded 90/10 split, 1 x 50, 40\n"
@@ -50,7 +54,10 @@ const char* const kUsage =
     "  --device COMMAND  runs `COMMAND model.pbp inputs.f32` and reads the model_runner "
     "firmware's\n"
     "                    output, e.g. 'bash targets/tools/run-on-device.sh --preset cortex-m4f'\n"
-    "  --seed N          seed of the data, splits and training (default 1)\n";
+    "  --seed N          seed of the data, splits and training (default 1)\n"
+    "  --recipe R        paper (default): the networks above, as the PBP paper trains them;\n"
+    "                    auto: pbp train's defaults (network, epochs, noise and the variance\n"
+    "                    away from the data chosen from held-out training rows)\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -102,19 +109,57 @@ LoadedModel save_and_open(DemoSection& section, const trainer::Model& model,
   return LoadedModel::load(section.blob_path);
 }
 
-trainer::TrainOptions demo_training(uint32_t hidden, uint64_t seed) {
+// How the demo trains: the PBP paper's recipe (`paper_hidden` units, 40 epochs) or the trainer's
+// defaults (`auto`: pbp train's search), and what it chose.
+struct DemoTraining {
+  trainer::Recipe recipe = trainer::Recipe::paper;
+  uint64_t seed = 1;
+};
+
+struct DemoModel {
+  trainer::Model model;
+  std::string network;  // "1 x 100 ReLU, 40 epochs" ("auto: 2 x 50 ReLU, 200 epochs")
+  std::string plotted;  // "1 × 100 ReLU" ("auto, 2 × 50 ReLU")
+};
+
+DemoModel train_demo_model(
+    const trainer::Dataset& data, uint32_t paper_hidden, const DemoTraining& training,
+    const std::function<void(uint32_t, uint32_t, const trainer::Model&)>& on_epoch = nullptr) {
   trainer::TrainOptions options;
-  options.hidden = {hidden};
-  options.epochs = 40;
-  options.seed = seed;
-  return options;
+  options.seed = training.seed;
+  options.on_epoch = on_epoch;
+  if (training.recipe == trainer::Recipe::paper) {
+    options.hidden = {paper_hidden};
+    options.epochs = 40;
+  }
+  trainer::RecipeChoice choice;
+  DemoModel out{trainer::train_with_recipe(data, options, training.recipe, {}, &choice), "", ""};
+  const std::vector<uint32_t>& hidden =
+      training.recipe == trainer::Recipe::paper ? options.hidden : choice.hidden;
+  // "2 x 50" for equal widths, as the papers write them; else "100-50".
+  std::string widths = std::to_string(hidden.size()) + " x " + std::to_string(hidden.front());
+  if (std::adjacent_find(hidden.begin(), hidden.end(), std::not_equal_to<>()) != hidden.end()) {
+    widths.clear();
+    for (const uint32_t width : hidden) {
+      widths += (widths.empty() ? "" : "-") + std::to_string(width);
+    }
+  }
+  const uint32_t epochs =
+      training.recipe == trainer::Recipe::paper ? options.epochs : choice.epochs;
+  const bool paper = training.recipe == trainer::Recipe::paper;
+  out.network = (paper ? "" : "auto: ") + widths + " ReLU, " + std::to_string(epochs) + " epochs";
+  const size_t times = widths.find(" x ");
+  if (times != std::string::npos) widths.replace(times, 3, " × ");
+  out.plotted = (paper ? "" : "auto, ") + widths + " ReLU";
+  return out;
 }
 
-DemoSection toy_section(uint64_t seed, const std::string& out_dir,
+DemoSection toy_section(const DemoTraining& training, const std::string& out_dir,
                         const std::optional<std::string>& device) {
-  const trainer::Dataset data = trainer::toy_problem(20, seed);
+  const trainer::Dataset data = trainer::toy_problem(20, training.seed);
   const Clock::time_point start = Clock::now();
-  const trainer::Model model = trainer::train(data, demo_training(100, seed));
+  const DemoModel trained = train_demo_model(data, 100, training);
+  const trainer::Model& model = trained.model;
   const double train_seconds = seconds_since(start);
   std::vector<DemoInput> inputs;
   for (double x : {-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0}) {
@@ -147,21 +192,22 @@ DemoSection toy_section(uint64_t seed, const std::string& out_dir,
       "on a grid every 0.05: x^3 in the 95 % interval; expected LL of y = x^3 + N(0, 9)");
   for (const auto& [label, points] : {std::pair{"|x| <= 4 (where x was drawn)", &inside},
                                       std::pair{"4 < |x| <= 6 (beyond)", &outside}}) {
-    section.notes.push_back(grid_honesty_line(label, grid_honesty(*points, noise_variance)));
+    section.notes.push_back(
+        grid_honesty_line(label, grid_honesty(*points, noise_variance, host.view().tail_dof)));
   }
   const auto [low, high] = std::minmax_element(data.x.begin(), data.x.end());
   band.training_range = plot::Range{*low, *high};
-  band.title = "Toy problem: PBP, 1 × 100 ReLU, 20 points, mean ± 3 std";
+  band.title = "Toy problem: PBP, " + trained.plotted + ", 20 points, mean ± 3 std";
   section.plots.push_back(output_path(out_dir, "toy_predictive.svg"));
   plot::write_band_plot(section.plots.back(), band);
-  section.summary =
-      "1 x 100 ReLU, 40 epochs, trained in " + fixed(train_seconds * 1000.0, 0) + " ms";
+  section.summary = trained.network + ", trained in " + fixed(train_seconds * 1000.0, 0) + " ms";
   section.truth_label = "x^3";
   return section;
 }
 
-DemoSection boston_section(const std::string& csv, uint64_t seed, const std::string& out_dir,
-                           const std::optional<std::string>& device) {
+DemoSection boston_section(const std::string& csv, const DemoTraining& training,
+                           const std::string& out_dir, const std::optional<std::string>& device) {
+  const uint64_t seed = training.seed;
   const trainer::CsvTable table = trainer::read_csv(csv, 10);
   const trainer::Dataset data = trainer::to_dataset(table, table.columns() - 1);
   const trainer::Split split = trainer::random_splits(data.rows, 1, 0.1, seed).front();
@@ -171,12 +217,12 @@ DemoSection boston_section(const std::string& csv, uint64_t seed, const std::str
   TrainingCurve curve(trainer::Task::regression);
   curve.add_data_set("training set", model_rows(train_rows));
   curve.add_data_set("test set", model_rows(test_rows));
-  trainer::TrainOptions options = demo_training(50, seed);
-  options.on_epoch = [&curve](uint32_t done, uint32_t, const trainer::Model& model) {
-    curve.record(done, model);
-  };
   const Clock::time_point start = Clock::now();
-  const trainer::Model model = trainer::train(train_rows, options);
+  const DemoModel trained = train_demo_model(
+      train_rows, 50, training, [&curve](uint32_t done, uint32_t, const trainer::Model& model) {
+        curve.record(done, model);
+      });
+  const trainer::Model& model = trained.model;
   const double train_seconds = seconds_since(start) - curve.seconds();
 
   // The first test houses, and the first one again far outside the data (12 rooms, crime 80).
@@ -204,11 +250,12 @@ DemoSection boston_section(const std::string& csv, uint64_t seed, const std::str
   write_calibration_plot(section.plots.back(), predictions, test_rows.y,
                          "Boston test houses: coverage of central predictive intervals");
   section.plots.push_back(output_path(out_dir, "boston_training_curve.svg"));
-  curve.write(section.plots.back(), "Boston housing, 1 × 50 ReLU: figures after each epoch");
+  curve.write(section.plots.back(),
+              "Boston housing, " + trained.plotted + ": figures after each epoch");
   section.title = "Boston housing: median value of homes in k$ (" +
                   std::to_string(train_rows.rows) + " training / " +
                   std::to_string(test_rows.rows) + " test houses)";
-  section.summary = "1 x 50 ReLU, 40 epochs, trained in " + fixed(train_seconds * 1000.0, 0) +
+  section.summary = trained.network + ", trained in " + fixed(train_seconds * 1000.0, 0) +
                     " ms; test RMSE " + fixed(metric_value(metrics, "rmse"), 2) + ", LL " +
                     fixed(metric_value(metrics, "loglik"), 2) + ", 95 % interval coverage " +
                     fixed(metric_value(metrics, "coverage95"), 2);
@@ -218,15 +265,24 @@ DemoSection boston_section(const std::string& csv, uint64_t seed, const std::str
 
 int run(const ParsedOptions& options) {
   const std::string out_dir = options.text("out-dir").value_or("pbp-demo");
-  const uint64_t seed = options.unsigned_integer("seed", 1);
+  DemoTraining training;
+  training.seed = options.unsigned_integer("seed", 1);
+  if (const auto recipe = options.text("recipe")) {
+    const auto value = trainer::parse_option_name(trainer::kRecipeNames, *recipe);
+    if (!value) {
+      throw UsageError("--recipe expects " + trainer::option_choices(trainer::kRecipeNames) +
+                       ", got '" + *recipe + "'");
+    }
+    training.recipe = *value;
+  }
   const std::optional<std::string> device = options.text("device");
   std::filesystem::create_directories(out_dir);
   const Clock::time_point start = Clock::now();
 
   std::vector<DemoSection> sections;
-  sections.push_back(toy_section(seed, out_dir, device));
+  sections.push_back(toy_section(training, out_dir, device));
   if (const std::optional<std::string> boston = options.text("boston")) {
-    sections.push_back(boston_section(*boston, seed, out_dir, device));
+    sections.push_back(boston_section(*boston, training, out_dir, device));
   }
   bool all_equal = true;
   for (const DemoSection& section : sections) {
@@ -241,7 +297,8 @@ int run(const ParsedOptions& options) {
 }  // namespace
 
 int command_demo(const Arguments& args) {
-  const CommandDefinition command{"demo", kUsage, {{"out-dir"}, {"boston"}, {"device"}, {"seed"}}};
+  const CommandDefinition command{
+      "demo", kUsage, {{"out-dir"}, {"boston"}, {"device"}, {"seed"}, {"recipe"}}};
   return run_command(command, args, run);
 }
 

@@ -61,16 +61,19 @@ struct GridPoint {
   double lower = 0.0, upper = 0.0;
 };
 
-// How honest a Gaussian predictive is on grid points whose observations are y = truth +
+// How honest a predictive is on grid points whose observations are y = truth +
 // N(0, noise_variance): the share of points whose interval holds the truth, and the mean over
-// the points of the expected log density of y, -log(2 pi s^2) / 2 - ((truth - mean)^2 +
-// noise_variance) / (2 s^2), the test LL of infinitely many observations there.
+// the points of the expected log density of y, the test LL of infinitely many observations there.
+// The predictive is a Gaussian (tail_dof 0: -log(2 pi s^2) / 2 - ((truth - mean)^2 +
+// noise_variance) / (2 s^2), exact) or a Student-t of that variance (predictive_tail.hpp), its
+// log density integrated over the noise by the trapezoid rule (about 1e-11 relative error).
 struct GridHonesty {
   size_t points = 0;
   double coverage = 0.0;
   double loglik = 0.0;
 };
-GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_variance);
+GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_variance,
+                         uint32_t tail_dof = 0);
 // "  4 < |x| <= 6 (beyond)          80 points,  15 %, LL -13.65": the figures under `label`.
 std::string grid_honesty_line(const std::string& label, const GridHonesty& honesty);
 

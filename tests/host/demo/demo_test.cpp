@@ -6,6 +6,7 @@
 #include "cli_helpers.hpp"
 #include "demo_report.hpp"
 #include "device_runner.hpp"
+#include "pbp/predictive_tail.hpp"
 #include "test_paths.hpp"
 
 namespace pbp::cli_test {
@@ -83,6 +84,29 @@ TEST(DemoReport, GridHonestyCountsCoverageAndTheExpectedLogLikelihood) {
             "  4 < |x| <= 6 (beyond)            1 points, 100 %, LL -2.86");
 }
 
+// A Student-t predictive's expected LL against the integral by a much finer trapezoid rule (every
+// 0.001 noise std over 12): both are within 1e-10 of it (analytic integrand), and the sums of a
+// few thousand terms below 10 round within 1e-12.
+TEST(DemoReport, GridHonestyAveragesAStudentTOverTheNoise) {
+  for (const uint32_t dof : {3u, 5u, 12u}) {
+    for (const double truth : {0.0, 3.0, -7.5}) {
+      const double mean = 0.5, std = 1.5, noise_std = 2.0;
+      double reference = 0.0;
+      const double step = 0.001;
+      for (double e = -12.0; e <= 12.0 + step / 2; e += step) {
+        const double y = truth + noise_std * e;
+        const double z = (y - mean) / std;
+        const double weight = (std::abs(e) > 12.0 - step / 2 ? 0.5 : 1.0) * step *
+                              std::exp(-0.5 * e * e) / std::sqrt(2.0 * std::acos(-1.0));
+        reference += weight * (outputs::predictive_log_density(z * z, dof) - std::log(std));
+      }
+      const cli::GridHonesty h = cli::grid_honesty(
+          {{truth, mean, std, mean - 3 * std, mean + 3 * std}}, noise_std * noise_std, dof);
+      EXPECT_NEAR(h.loglik, reference, 1e-9) << "dof " << dof << " truth " << truth;
+    }
+  }
+}
+
 using Demo = CliTest;
 
 TEST_F(Demo, ToyProblemWithoutDevice) {
@@ -120,6 +144,25 @@ TEST_F(Demo, RegressionDataSetGivesMetricsAndPlots) {
   for (const char* file : {"boston.pbp", "boston_calibration.svg", "boston_training_curve.svg"}) {
     EXPECT_TRUE(std::filesystem::exists(path(std::string("out/") + file))) << file;
   }
+}
+
+// --recipe auto trains both models with pbp train's defaults and says what they chose; the toy's
+// model then has a Student-t predictive (its blob's section 9), which the grid's LL follows.
+TEST_F(Demo, TheDefaultRecipeTrainsBothModels) {
+  write_file(path("houses.csv"), regression_csv(80));
+  const RunResult result = run_pbp(
+      {"demo", "--out-dir", path("out"), "--boston", path("houses.csv"), "--recipe", "auto"});
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  const size_t toy = result.out.find("\nauto: ");
+  ASSERT_NE(toy, std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nauto: ", toy + 1), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("  4 < |x| <= 6 (beyond)           80 points, "), std::string::npos)
+      << result.out;
+  const RunResult inspect = run_pbp({"inspect", path("out/toy.pbp")});
+  EXPECT_NE(inspect.out.find("predictive: Student-t"), std::string::npos) << inspect.out;
+  const RunResult wrong = run_pbp({"demo", "--out-dir", path("out"), "--recipe", "fast"});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.err.find("--recipe expects"), std::string::npos) << wrong.err;
 }
 
 TEST_F(Demo, HostBuildOfTheFirmwareAgreesBitForBit) {
