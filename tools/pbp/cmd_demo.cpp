@@ -110,7 +110,7 @@ LoadedModel save_and_open(DemoSection& section, const trainer::Model& model,
 }
 
 // How the demo trains: the PBP paper's recipe (`paper_hidden` units, 40 epochs) or the trainer's
-// defaults (`auto`: pbp train's search), and what it chose.
+// defaults (`auto`: pbp train's search).
 struct DemoTraining {
   trainer::Recipe recipe = trainer::Recipe::paper;
   uint64_t seed = 1;
@@ -125,17 +125,17 @@ struct DemoModel {
 DemoModel train_demo_model(
     const trainer::Dataset& data, uint32_t paper_hidden, const DemoTraining& training,
     const std::function<void(uint32_t, uint32_t, const trainer::Model&)>& on_epoch = nullptr) {
+  const bool paper = training.recipe == trainer::Recipe::paper;
   trainer::TrainOptions options;
   options.seed = training.seed;
   options.on_epoch = on_epoch;
-  if (training.recipe == trainer::Recipe::paper) {
+  if (paper) {
     options.hidden = {paper_hidden};
     options.epochs = 40;
   }
   trainer::RecipeChoice choice;
   DemoModel out{trainer::train_with_recipe(data, options, training.recipe, {}, &choice), "", ""};
-  const std::vector<uint32_t>& hidden =
-      training.recipe == trainer::Recipe::paper ? options.hidden : choice.hidden;
+  const std::vector<uint32_t>& hidden = paper ? options.hidden : choice.hidden;
   // "2 x 50" for equal widths, as the papers write them; else "100-50".
   std::string widths = std::to_string(hidden.size()) + " x " + std::to_string(hidden.front());
   if (std::adjacent_find(hidden.begin(), hidden.end(), std::not_equal_to<>()) != hidden.end()) {
@@ -144,9 +144,7 @@ DemoModel train_demo_model(
       widths += (widths.empty() ? "" : "-") + std::to_string(width);
     }
   }
-  const uint32_t epochs =
-      training.recipe == trainer::Recipe::paper ? options.epochs : choice.epochs;
-  const bool paper = training.recipe == trainer::Recipe::paper;
+  const uint32_t epochs = paper ? options.epochs : choice.epochs;
   out.network = (paper ? "" : "auto: ") + widths + " ReLU, " + std::to_string(epochs) + " epochs";
   const size_t times = widths.find(" x ");
   if (times != std::string::npos) widths.replace(times, 3, " × ");

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "demo_report.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "output.hpp"
 #include "pbp/predictive_tail.hpp"
@@ -77,7 +79,6 @@ void print_section(std::ostream& out, const DemoSection& section, bool device_ra
 
 GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_variance,
                          uint32_t tail_dof) {
-  constexpr double kLogTwoPi = 1.8378770664093454836;
   constexpr double kNoiseStds = 8.0;  // the normal's weight beyond: 1e-15
   const double noise_std = std::sqrt(noise_variance);
   GridHonesty h;
@@ -85,12 +86,9 @@ GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_vari
     const double variance = p.std * p.std;
     const double error = p.truth - p.mean;
     h.coverage += p.lower <= p.truth && p.truth <= p.upper;
-    if (tail_dof == 0 || noise_std == 0.0) {
-      h.loglik += tail_dof == 0
-                      ? -0.5 * (kLogTwoPi + std::log(variance)) -
-                            (error * error + noise_variance) / (2.0 * variance)
-                      : outputs::predictive_log_density(error * error / variance, tail_dof) -
-                            0.5 * std::log(variance);
+    h.loglik -= 0.5 * std::log(variance);
+    if (tail_dof == 0) {  // linear in z^2: the density at its expectation over the noise
+      h.loglik += outputs::predictive_log_density((error * error + noise_variance) / variance, 0u);
       continue;
     }
     // The trapezoid rule over the noise in its stds, e: the t's log density is analytic within
@@ -106,7 +104,7 @@ GridHonesty grid_honesty(const std::vector<GridPoint>& points, double noise_vari
       sum += (std::abs(k) == steps ? 0.5 : 1.0) * std::exp(-0.5 * e * e) *
              outputs::predictive_log_density(y_error * y_error / variance, tail_dof);
     }
-    h.loglik += sum * step / std::sqrt(2.0 * 3.14159265358979323846) - 0.5 * std::log(variance);
+    h.loglik += sum * step / std::sqrt(2.0 * std::numbers::pi);
   }
   h.points = points.size();
   if (h.points > 0) {

@@ -54,7 +54,7 @@ struct DemoSection {
   std::vector<std::string> plots;  // files written
 };
 
-// One grid input's Gaussian predictive (the runtime's, 95 % interval) beside the true function.
+// One grid input's predictive (the runtime's mean, std and 95 % interval) beside the true function.
 struct GridPoint {
   double truth = 0.0;
   double mean = 0.0, std = 0.0;
